@@ -1,0 +1,240 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { posix } from 'node:path';
+import type { Duplex, Readable } from 'node:stream';
+import type Docker from 'dockerode';
+import type { SandboxConfig } from '../../config/sandbox-config.js';
+import { ContainerDiedError, SelfdebugError, WorkspaceTransferError } from '../../errors/index.js';
+import { OutputRecorder } from '../../sandbox/output-recorder.js';
+import {
+  CANCELLED_EXIT_CODE,
+  CANCELLED_REASON,
+  type ExecEnd,
+  type ExecOptions,
+  type ExecResult,
+  OOM_EXIT_CODE,
+  OOM_REASON,
+  type Sandbox,
+  TIMEOUT_EXIT_CODE,
+  timeoutReason,
+} from '../../sandbox/sandbox.js';
+import { replaceDirectoryContents } from '../../util/replace-directory-contents.js';
+import { killCommand, OOM_COUNTER_COMMAND, parseOomCount, runCommand } from './exec-wrapper.js';
+import { mapDockerError } from './map-docker-error.js';
+import { StreamDemuxer } from './stream-demuxer.js';
+import { extractWorkspace, packWorkspace } from './workspace-archive.js';
+
+/** How long a killed command's stream may linger (a daemonised grandchild holding stdout) before we stop reading. */
+const KILL_GRACE_MS = 2000;
+
+/** One job's container. Every command is an exec in it; `dispose` removes it with its workspace volume. */
+export class DockerSandbox implements Sandbox {
+  readonly kind = 'docker' as const;
+  readonly workdir: string;
+  private disposing: Promise<void> | undefined;
+  private workspaceFilled = false;
+  private oomKillsSeen = 0;
+
+  constructor(
+    private readonly container: Docker.Container,
+    private readonly config: SandboxConfig,
+    private readonly endpoint: string,
+  ) {
+    this.workdir = config.workdir;
+  }
+
+  get id(): string {
+    return this.container.id;
+  }
+
+  async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
+    const timeoutSeconds = options.timeoutSeconds ?? this.config.commandTimeoutSeconds;
+    const started = performance.now();
+    const pidFile = `/tmp/.selfdebug-exec-${randomUUID()}`;
+    const recorder = new OutputRecorder(options.maxOutputBytes ?? this.config.maxOutputBytes);
+    const demuxer = new StreamDemuxer((stream, payload) => recorder.write(stream, payload));
+
+    const exec = await this.engine(() =>
+      this.container.exec({
+        Cmd: runCommand(pidFile, command),
+        AttachStdin: false,
+        AttachStdout: true,
+        AttachStderr: true,
+        Tty: false,
+        Env: Object.entries(options.env ?? {}).map(([name, value]) => `${name}=${value}`),
+        WorkingDir: posix.join(this.workdir, options.cwd ?? '.'),
+      }),
+    );
+    const stream = (await this.engine(() => exec.start({ hijack: true, stdin: false }))) as Duplex;
+
+    const state: { end: ExecEnd } = { end: 'exited' };
+    const stop = (why: 'timed-out' | 'cancelled') => {
+      if (state.end !== 'exited') return;
+      state.end = why;
+      void this.killProcessGroup(pidFile).finally(() =>
+        setTimeout(() => stream.destroy(), KILL_GRACE_MS).unref(),
+      );
+    };
+    const timer = setTimeout(() => stop('timed-out'), timeoutSeconds * 1000);
+    const onAbort = () => stop('cancelled');
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    if (options.signal?.aborted) onAbort();
+
+    await new Promise<void>((resolve) => {
+      stream.on('data', (chunk: Buffer) => demuxer.push(chunk));
+      stream.once('end', resolve);
+      stream.once('close', resolve);
+      stream.once('error', () => resolve());
+    });
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onAbort);
+
+    const output = recorder.result();
+    const durationMs = Math.round(performance.now() - started);
+    const { end } = state;
+    if (end === 'timed-out') {
+      return {
+        ...output,
+        exitCode: TIMEOUT_EXIT_CODE,
+        end,
+        reason: timeoutReason(timeoutSeconds),
+        durationMs,
+      };
+    }
+    if (end === 'cancelled') {
+      return { ...output, exitCode: CANCELLED_EXIT_CODE, end, reason: CANCELLED_REASON, durationMs };
+    }
+    const exitCode = await this.exitCodeOf(exec);
+    if (exitCode === OOM_EXIT_CODE && (await this.wasOomKilled())) {
+      return { ...output, exitCode, end: 'oom-killed', reason: OOM_REASON, durationMs };
+    }
+    return { ...output, exitCode, end: 'exited', reason: null, durationMs };
+  }
+
+  async copyIn(hostDir: string): Promise<void> {
+    if (this.workspaceFilled) {
+      const cleared = await this.runQuiet(['find', this.workdir, '-mindepth', '1', '-delete']);
+      if (cleared.exitCode !== 0) throw new WorkspaceTransferError('in', `could not clear ${this.workdir}`);
+    }
+    const [uid = 1000, gid = uid] = this.config.user.split(':').map(Number);
+    try {
+      await this.container.putArchive(packWorkspace(hostDir, { uid, gid }), { path: this.workdir });
+    } catch (error) {
+      throw this.transferError('in', error);
+    }
+    this.workspaceFilled = true;
+  }
+
+  async copyOut(hostDir: string): Promise<void> {
+    await mkdir(hostDir, { recursive: true });
+    try {
+      const archive = (await this.container.getArchive({ path: this.workdir })) as unknown as Readable;
+      const maxBytes = this.config.maxCopyOutMb * 1024 * 1024;
+      await replaceDirectoryContents(hostDir, (staging) => extractWorkspace(archive, staging, maxBytes));
+    } catch (error) {
+      throw this.transferError('out', error);
+    }
+  }
+
+  dispose(): Promise<void> {
+    // Concurrent callers (an abort and a finally block) all wait for the same removal.
+    this.disposing ??= this.remove();
+    return this.disposing;
+  }
+
+  private get disposed(): boolean {
+    return this.disposing !== undefined;
+  }
+
+  private async remove(): Promise<void> {
+    try {
+      await this.container.remove({ force: true, v: true });
+    } catch (error) {
+      // Already gone (removed by the reaper or by hand) is the state we want.
+      if ((error as { statusCode?: number }).statusCode !== 404) throw this.mapped(error);
+    }
+  }
+
+  /** A command that used up the pids limit can make the kill exec itself fail to start: try a few times. */
+  private async killProcessGroup(pidFile: string): Promise<void> {
+    for (let attempt = 0; attempt < 10 && !this.disposed; attempt++) {
+      try {
+        if ((await this.runQuiet(killCommand(pidFile))).exitCode === 0) return;
+      } catch {
+        // Retried below; the stream is destroyed after the grace period regardless.
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100 * (attempt + 1)));
+    }
+  }
+
+  /** Runs a helper command of our own (kill, clear, counters) and returns its stdout. */
+  private async runQuiet(cmd: string[]): Promise<{ exitCode: number; stdout: string }> {
+    const exec = await this.engine(() =>
+      this.container.exec({ Cmd: cmd, AttachStdout: true, AttachStderr: true, Tty: false }),
+    );
+    const stream = (await this.engine(() => exec.start({ hijack: true, stdin: false }))) as Duplex;
+    const recorder = new OutputRecorder(64 * 1024);
+    const demuxer = new StreamDemuxer((name, payload) => recorder.write(name, payload));
+    await new Promise<void>((resolve) => {
+      stream.on('data', (chunk: Buffer) => demuxer.push(chunk));
+      stream.once('end', resolve);
+      stream.once('close', resolve);
+      stream.once('error', () => resolve());
+    });
+    return { exitCode: await this.exitCodeOf(exec), stdout: recorder.result().stdout };
+  }
+
+  private async exitCodeOf(exec: Docker.Exec): Promise<number> {
+    const info = await this.engine(() => exec.inspect());
+    if (typeof info.ExitCode === 'number' && !info.Running) return info.ExitCode;
+    throw await this.diedError("the command's output ended but it has no exit code");
+  }
+
+  /** A 137 is an OOM kill only if the container's cgroup counted one more since the last look. */
+  private async wasOomKilled(): Promise<boolean> {
+    const counted = parseOomCount((await this.runQuiet(OOM_COUNTER_COMMAND)).stdout);
+    if (counted === null) {
+      const state = await this.engine(() => this.container.inspect());
+      return state.State.OOMKilled === true;
+    }
+    const fresh = counted > this.oomKillsSeen;
+    this.oomKillsSeen = counted;
+    return fresh;
+  }
+
+  private async engine<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      const mapped = this.mapped(error);
+      if ((error as { statusCode?: number }).statusCode === 409)
+        throw await this.diedError(mapped.message, error);
+      throw mapped;
+    }
+  }
+
+  private async diedError(detail: string, cause?: unknown): Promise<ContainerDiedError> {
+    try {
+      const { State } = await this.container.inspect();
+      const oomKilled = State.OOMKilled === true;
+      const how = oomKilled ? OOM_REASON : `status ${State.Status}, exit code ${State.ExitCode}`;
+      return new ContainerDiedError(this.id, how, { cause, oomKilled });
+    } catch {
+      return new ContainerDiedError(this.id, this.disposed ? 'it was removed' : detail, { cause });
+    }
+  }
+
+  private transferError(direction: 'in' | 'out', error: unknown): SelfdebugError {
+    if (error instanceof SelfdebugError) return error;
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status !== undefined || (error as { code?: string }).code === 'ECONNREFUSED')
+      return this.mapped(error);
+    return new WorkspaceTransferError(direction, error instanceof Error ? error.message : String(error), {
+      cause: error,
+    });
+  }
+
+  private mapped(error: unknown): SelfdebugError {
+    return mapDockerError(error, { endpoint: this.endpoint, containerId: this.id });
+  }
+}

@@ -1,0 +1,2 @@
+export * from './local-sandbox.js';
+export * from './local-sandbox-provider.js';

@@ -1,0 +1,144 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { cp, mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { SandboxConfig } from '../../config/sandbox-config.js';
+import { OutputRecorder } from '../../sandbox/output-recorder.js';
+import {
+  CANCELLED_EXIT_CODE,
+  CANCELLED_REASON,
+  type ExecOptions,
+  type ExecResult,
+  type Sandbox,
+  TIMEOUT_EXIT_CODE,
+  timeoutReason,
+} from '../../sandbox/sandbox.js';
+import { replaceDirectoryContents } from '../../util/replace-directory-contents.js';
+
+/** Host variables a shell needs to find its tools; nothing else of the host (tokens!) is passed on. */
+const PASSED_HOST_VARIABLES = ['PATH', 'LANG', 'LC_ALL', 'TZ'];
+
+/**
+ * Commands run as child processes of this one, in a temporary copy of the
+ * workspace. No isolation whatsoever: development only.
+ */
+export class LocalSandbox implements Sandbox {
+  readonly kind = 'local' as const;
+  private disposing: Promise<void> | undefined;
+
+  constructor(
+    readonly root: string,
+    private readonly config: SandboxConfig,
+  ) {}
+
+  get id(): string {
+    return this.root;
+  }
+
+  get workdir(): string {
+    return join(this.root, 'workspace');
+  }
+
+  async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
+    const timeoutSeconds = options.timeoutSeconds ?? this.config.commandTimeoutSeconds;
+    const recorder = new OutputRecorder(options.maxOutputBytes ?? this.config.maxOutputBytes);
+    const started = performance.now();
+    const child = spawn('bash', ['-c', command], {
+      cwd: join(this.workdir, options.cwd ?? '.'),
+      env: { ...hostBasics(), HOME: join(this.root, 'home'), TMPDIR: join(this.root, 'tmp'), ...options.env },
+      // A process group of its own, so a timeout kills the whole tree with one signal.
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.on('data', (chunk: Buffer) => recorder.write('stdout', chunk));
+    child.stderr.on('data', (chunk: Buffer) => recorder.write('stderr', chunk));
+
+    let stoppedBy: 'timed-out' | 'cancelled' | null = null;
+    const stop = (why: 'timed-out' | 'cancelled') => {
+      stoppedBy ??= why;
+      killGroup(child);
+    };
+    const timer = setTimeout(() => stop('timed-out'), timeoutSeconds * 1000);
+    const onAbort = () => stop('cancelled');
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    if (options.signal?.aborted) onAbort();
+
+    const exitCode = await new Promise<number>((resolve) => {
+      child.once('error', () => resolve(127));
+      child.once('close', (code, signal) => resolve(code ?? 128 + signalNumber(signal)));
+    });
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onAbort);
+    // Background processes the command left behind die with it, as in the Docker sandbox.
+    killGroup(child);
+
+    const output = recorder.result();
+    const durationMs = Math.round(performance.now() - started);
+    if (stoppedBy === 'timed-out') {
+      return {
+        ...output,
+        exitCode: TIMEOUT_EXIT_CODE,
+        end: 'timed-out',
+        reason: timeoutReason(timeoutSeconds),
+        durationMs,
+      };
+    }
+    if (stoppedBy === 'cancelled') {
+      return {
+        ...output,
+        exitCode: CANCELLED_EXIT_CODE,
+        end: 'cancelled',
+        reason: CANCELLED_REASON,
+        durationMs,
+      };
+    }
+    return { ...output, exitCode, end: 'exited', reason: null, durationMs };
+  }
+
+  async copyIn(hostDir: string): Promise<void> {
+    await replaceDirectoryContents(this.workdir, (staging) => copyTree(hostDir, staging));
+  }
+
+  async copyOut(hostDir: string): Promise<void> {
+    await mkdir(hostDir, { recursive: true });
+    await replaceDirectoryContents(hostDir, (staging) => copyTree(this.workdir, staging));
+  }
+
+  dispose(): Promise<void> {
+    // Concurrent callers (an abort and a finally block) all wait for the same removal.
+    this.disposing ??= rm(this.root, { recursive: true, force: true });
+    return this.disposing;
+  }
+}
+
+function copyTree(from: string, to: string): Promise<void> {
+  return cp(from, to, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+}
+
+function hostBasics(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of PASSED_HOST_VARIABLES) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
+
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // The group is already gone.
+  }
+}
+
+function signalNumber(signal: NodeJS.Signals | null): number {
+  const numbers: Partial<Record<NodeJS.Signals, number>> = {
+    SIGKILL: 9,
+    SIGTERM: 15,
+    SIGINT: 2,
+    SIGSEGV: 11,
+    SIGABRT: 6,
+  };
+  return (signal && numbers[signal]) || 1;
+}

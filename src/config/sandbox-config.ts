@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { DEFAULT_MAX_OUTPUT_BYTES } from '../sandbox/output-recorder.js';
+
+/**
+ * Sandbox limits. The defaults are the safe ones for untrusted code; every
+ * value can be overridden, but loosening `network` is the operator's call.
+ */
+export const sandboxConfigSchema = z.object({
+  kind: z.enum(['docker', 'local']).default('docker'),
+  image: z.string().min(1).default('selfdebug-executor:latest'),
+  /** uid:gid inside the container; never root. */
+  user: z
+    .string()
+    .regex(/^\d+(:\d+)?$/, 'must be a numeric uid or uid:gid, e.g. "1000:1000"')
+    .refine((value) => !/^0(:|$)/.test(value), 'must not be root (uid 0)')
+    .default('1000:1000'),
+  workdir: z.string().startsWith('/').default('/workspace'),
+  network: z.enum(['none', 'host']).default('none'),
+  memoryMb: z.int().min(16).max(1_048_576).default(2048),
+  cpus: z.number().positive().max(256).default(1),
+  pidsLimit: z.int().min(8).max(1_000_000).default(512),
+  readOnlyRootFilesystem: z.boolean().default(true),
+  tmpSizeMb: z.int().min(1).max(1_048_576).default(512),
+  commandTimeoutSeconds: z.number().positive().max(86_400).default(600),
+  maxOutputBytes: z.int().min(1024).default(DEFAULT_MAX_OUTPUT_BYTES),
+  /** Largest workspace copied back out of a container, so a runaway job cannot fill the host disk. */
+  maxCopyOutMb: z.int().min(1).default(2048),
+});
+
+export type SandboxConfig = z.infer<typeof sandboxConfigSchema>;
+export type SandboxConfigInput = z.input<typeof sandboxConfigSchema>;
+
+/** Environment variable for each setting; unset variables keep the default. */
+export const sandboxEnvironment = {
+  kind: 'SELFDEBUG_SANDBOX',
+  image: 'SELFDEBUG_SANDBOX_IMAGE',
+  user: 'SELFDEBUG_SANDBOX_USER',
+  workdir: 'SELFDEBUG_SANDBOX_WORKDIR',
+  network: 'SELFDEBUG_SANDBOX_NETWORK',
+  memoryMb: 'SELFDEBUG_SANDBOX_MEMORY_MB',
+  cpus: 'SELFDEBUG_SANDBOX_CPUS',
+  pidsLimit: 'SELFDEBUG_SANDBOX_PIDS_LIMIT',
+  readOnlyRootFilesystem: 'SELFDEBUG_SANDBOX_READ_ONLY_ROOT',
+  tmpSizeMb: 'SELFDEBUG_SANDBOX_TMP_MB',
+  commandTimeoutSeconds: 'SELFDEBUG_SANDBOX_TIMEOUT_SECONDS',
+  maxOutputBytes: 'SELFDEBUG_SANDBOX_MAX_OUTPUT_BYTES',
+  maxCopyOutMb: 'SELFDEBUG_SANDBOX_MAX_COPY_OUT_MB',
+} as const satisfies Record<keyof SandboxConfig, string>;

@@ -1,0 +1,3 @@
+export * from './config-errors.js';
+export * from './sandbox-errors.js';
+export * from './selfdebug-error.js';

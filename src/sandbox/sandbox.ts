@@ -1,0 +1,76 @@
+/**
+ * The Sandbox port: where a job's commands run. One sandbox per job, reused by
+ * every command of the job, disposed at the end. Adapters: Docker (the real
+ * one) and local child processes (development only).
+ */
+
+/** How a command ended. `exited` covers every normal exit, whatever its code. */
+export type ExecEnd = 'exited' | 'timed-out' | 'cancelled' | 'oom-killed';
+
+export interface ExecOptions {
+  /** Kill the command's whole process tree after this many seconds (exit code 124). */
+  timeoutSeconds?: number;
+  /** Aborting kills the command's process tree (exit code 130); the sandbox stays usable. */
+  signal?: AbortSignal;
+  /** Extra environment variables; nothing from the host leaks in unless passed here. */
+  env?: Record<string, string>;
+  /** Working directory relative to the workspace root. */
+  cwd?: string;
+  /** Cap on captured bytes per stream; head and tail are kept and the cut is marked. */
+  maxOutputBytes?: number;
+}
+
+export interface ExecResult {
+  exitCode: number;
+  end: ExecEnd;
+  /** Why the command did not end on its own, e.g. 'timed out after 5 s'; null when it exited. */
+  reason: string | null;
+  stdout: string;
+  stderr: string;
+  /** stdout and stderr interleaved in the order they arrived. */
+  output: string;
+  /** True when any of the three texts lost bytes to the output cap. */
+  truncated: boolean;
+  durationMs: number;
+}
+
+export interface Sandbox {
+  readonly kind: SandboxKind;
+  /** Engine-side identifier (container id, or the temporary directory). */
+  readonly id: string;
+  /** The workspace root as commands see it. */
+  readonly workdir: string;
+  exec(command: string, options?: ExecOptions): Promise<ExecResult>;
+  /** Makes the sandbox workspace an exact copy of `hostDir` (files removed on the host go too). */
+  copyIn(hostDir: string): Promise<void>;
+  /** Makes `hostDir` an exact copy of the sandbox workspace. */
+  copyOut(hostDir: string): Promise<void>;
+  /** Removes everything the sandbox holds. Safe to call more than once. */
+  dispose(): Promise<void>;
+}
+
+export type SandboxKind = 'docker' | 'local';
+
+export interface OpenSandboxRequest {
+  jobId: string;
+  /** A checkout on the host, copied into the sandbox when it opens. */
+  workspace: string;
+  signal?: AbortSignal;
+}
+
+export interface SandboxProvider {
+  readonly kind: SandboxKind;
+  open(request: OpenSandboxRequest): Promise<Sandbox>;
+}
+
+/** Exit codes follow coreutils' `timeout` and the shell's SIGINT convention. */
+export const TIMEOUT_EXIT_CODE = 124;
+export const CANCELLED_EXIT_CODE = 130;
+export const OOM_EXIT_CODE = 137;
+
+export function timeoutReason(seconds: number): string {
+  return `timed out after ${seconds} s`;
+}
+
+export const CANCELLED_REASON = 'cancelled';
+export const OOM_REASON = 'killed: out of memory';

@@ -1,0 +1,200 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Sandbox, SandboxProvider } from '../../src/sandbox/sandbox.js';
+import { withSandbox } from '../../src/sandbox/with-sandbox.js';
+import { useTempDirs } from '../helpers/temp-dir.js';
+
+export interface ContractSubject {
+  name: string;
+  provider: () => SandboxProvider;
+  /** Whether the engine still holds anything of the sandbox with this id. */
+  exists: (sandboxId: string) => Promise<boolean>;
+}
+
+/**
+ * What every Sandbox adapter promises. Isolation (network, user, limits) is
+ * not part of it: only a container can promise that, so those tests live in
+ * the Docker adapter's own suite.
+ */
+export function sandboxContract(subject: ContractSubject): void {
+  describe(`Sandbox contract: ${subject.name}`, () => {
+    const tempDir = useTempDirs();
+    const open: Sandbox[] = [];
+
+    afterEach(async () => {
+      await Promise.all(open.splice(0).map((sandbox) => sandbox.dispose()));
+    });
+
+    async function openWith(files: Record<string, string> = {}): Promise<{ sandbox: Sandbox; host: string }> {
+      const host = await tempDir();
+      for (const [path, content] of Object.entries(files)) {
+        await mkdir(join(host, path, '..'), { recursive: true });
+        await writeFile(join(host, path), content);
+      }
+      const sandbox = await subject.provider().open({ jobId: `contract-${Date.now()}`, workspace: host });
+      open.push(sandbox);
+      return { sandbox, host };
+    }
+
+    it('reports exit codes and keeps stdout and stderr apart and in order', async () => {
+      const { sandbox } = await openWith();
+      const ok = await sandbox.exec('true');
+      expect(ok).toMatchObject({ exitCode: 0, end: 'exited', reason: null, truncated: false });
+      const failed = await sandbox.exec('echo out1; sleep 0.1; echo err1 >&2; sleep 0.1; echo out2; exit 3');
+      expect(failed.exitCode).toBe(3);
+      expect(failed.stdout).toBe('out1\nout2\n');
+      expect(failed.stderr).toBe('err1\n');
+      expect(failed.output).toBe('out1\nerr1\nout2\n');
+      expect(failed.durationMs).toBeGreaterThanOrEqual(150);
+    });
+
+    it('passes the requested environment and working directory, and nothing of the host', async () => {
+      process.env.SELFDEBUG_CONTRACT_SECRET = 'host-secret';
+      try {
+        const { sandbox } = await openWith({ 'sub/marker.txt': 'here' });
+        const result = await sandbox.exec(
+          'echo "$FOO"; (printenv SELFDEBUG_CONTRACT_SECRET || echo unset); cat marker.txt',
+          {
+            env: { FOO: 'bar' },
+            cwd: 'sub',
+          },
+        );
+        expect(result.stdout).toBe('bar\nunset\nhere');
+      } finally {
+        delete process.env.SELFDEBUG_CONTRACT_SECRET;
+      }
+    });
+
+    it('times out with exit code 124, kills the whole process tree, and stays usable', async () => {
+      const { sandbox } = await openWith();
+      const marker = `sleep 3${Math.floor(Math.random() * 1000) + 1000}`;
+      const result = await sandbox.exec(`(${marker} &); ${marker} & echo started; wait`, {
+        timeoutSeconds: 1,
+      });
+      expect(result.exitCode).toBe(124);
+      expect(result.end).toBe('timed-out');
+      expect(result.reason).toBe('timed out after 1 s');
+      expect(result.stdout).toBe('started\n');
+      expect(result.durationMs).toBeLessThan(10_000);
+      const survivors = await sandbox.exec(`ps -eo args | grep -c '^${marker}$' || true`);
+      expect(survivors.stdout.trim()).toBe('0');
+      const next = await sandbox.exec('echo still here');
+      expect(next).toMatchObject({ exitCode: 0, stdout: 'still here\n' });
+    });
+
+    it('kills background processes a command leaves behind when it ends', async () => {
+      const { sandbox } = await openWith();
+      const marker = `sleep 4${Math.floor(Math.random() * 1000) + 1000}`;
+      const result = await sandbox.exec(`${marker} > /dev/null 2>&1 & echo left`);
+      expect(result).toMatchObject({ exitCode: 0, stdout: 'left\n' });
+      const survivors = await sandbox.exec(`ps -eo args | grep -c '^${marker}$' || true`);
+      expect(survivors.stdout.trim()).toBe('0');
+    });
+
+    it('cancels through an AbortSignal like a timeout, and stays usable', async () => {
+      const { sandbox } = await openWith();
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 500);
+      const result = await sandbox.exec('echo waiting; sleep 30', { signal: controller.signal });
+      expect(result).toMatchObject({
+        exitCode: 130,
+        end: 'cancelled',
+        reason: 'cancelled',
+        stdout: 'waiting\n',
+      });
+      expect(result.durationMs).toBeLessThan(10_000);
+      expect((await sandbox.exec('echo next')).stdout).toBe('next\n');
+    });
+
+    it('caps output, keeping head and tail and marking the cut', async () => {
+      const { sandbox } = await openWith();
+      const result = await sandbox.exec('seq 1 200000; echo done >&2', { maxOutputBytes: 4096 });
+      expect(result.exitCode).toBe(0);
+      expect(result.truncated).toBe(true);
+      expect(result.stdout.startsWith('1\n2\n3\n')).toBe(true);
+      expect(result.stdout.endsWith('199999\n200000\n')).toBe(true);
+      expect(result.stdout).toMatch(/\[\.\.\. selfdebug: \d+ bytes omitted \.\.\.\]/);
+      expect(Buffer.byteLength(result.stdout)).toBeLessThan(4096 + 100);
+      expect(result.stderr).toBe('done\n');
+      expect(result.output.endsWith('done\n')).toBe(true);
+    });
+
+    it('survives output that is not UTF-8', async () => {
+      const { sandbox } = await openWith();
+      const result = await sandbox.exec("printf 'bad \\377\\376 bytes\\n'; printf '\\303' >&2");
+      expect(result.exitCode).toBe(0);
+      expect(result.stdout).toBe('bad \uFFFD\uFFFD bytes\n');
+      expect(result.stderr).toBe('\uFFFD');
+    });
+
+    it('copies the workspace in, and changes made inside back out', async () => {
+      const { sandbox, host } = await openWith({
+        'keep.txt': 'keep',
+        'gone.txt': 'gone',
+        'dir/a.py': 'print(1)\n',
+      });
+      const inside = await sandbox.exec(
+        'cat keep.txt && rm gone.txt && echo new > new.txt && mkdir -p made/deep && echo x > made/deep/x.txt && ' +
+          'echo "print(2)" >> dir/a.py && ln -s keep.txt link.txt',
+      );
+      expect(inside).toMatchObject({ exitCode: 0, stdout: 'keep' });
+      await sandbox.copyOut(host);
+      expect(await readFile(join(host, 'new.txt'), 'utf8')).toBe('new\n');
+      expect(await readFile(join(host, 'made/deep/x.txt'), 'utf8')).toBe('x\n');
+      expect(await readFile(join(host, 'dir/a.py'), 'utf8')).toBe('print(1)\nprint(2)\n');
+      expect(await readFile(join(host, 'link.txt'), 'utf8')).toBe('keep');
+      await expect(readFile(join(host, 'gone.txt'))).rejects.toThrow(/ENOENT/);
+    });
+
+    it('copies host edits in, including deletions', async () => {
+      const { sandbox, host } = await openWith({ 'a.txt': 'one', 'b.txt': 'two' });
+      await writeFile(join(host, 'a.txt'), 'edited');
+      await writeFile(join(host, 'c.txt'), 'added');
+      const { rm } = await import('node:fs/promises');
+      await rm(join(host, 'b.txt'));
+      await sandbox.copyIn(host);
+      const result = await sandbox.exec('cat a.txt c.txt; ls');
+      expect(result.stdout).toBe('editedaddeda.txt\nc.txt\n');
+    });
+
+    it('can be disposed twice', async () => {
+      const { sandbox } = await openWith();
+      await sandbox.dispose();
+      await sandbox.dispose();
+      expect(await subject.exists(sandbox.id)).toBe(false);
+    });
+
+    it('is removed when the job throws', async () => {
+      const host = await tempDir();
+      let id = '';
+      await expect(
+        withSandbox(subject.provider(), { jobId: 'contract-throws', workspace: host }, async (sandbox) => {
+          id = sandbox.id;
+          await sandbox.exec('true');
+          throw new Error('job failed');
+        }),
+      ).rejects.toThrow('job failed');
+      expect(id).not.toBe('');
+      expect(await subject.exists(id)).toBe(false);
+    });
+
+    it('is removed when the job is cancelled mid-command', async () => {
+      const host = await tempDir();
+      const controller = new AbortController();
+      let id = '';
+      const job = withSandbox(
+        subject.provider(),
+        { jobId: 'contract-cancel', workspace: host, signal: controller.signal },
+        async (sandbox) => {
+          id = sandbox.id;
+          return sandbox.exec('sleep 30', { signal: controller.signal });
+        },
+      );
+      setTimeout(() => controller.abort(), 800);
+      const result = await job;
+      expect(result.end).toBe('cancelled');
+      expect(await subject.exists(id)).toBe(false);
+    });
+  });
+}
