@@ -9,6 +9,8 @@ export interface ReapOptions {
   now?: number;
   owner?: ContainerOwner;
   isProcessAlive?: (pid: number) => boolean;
+  /** Narrows the sweep to containers that also carry these `key=value` labels. */
+  onlyLabels?: string[];
 }
 
 export const DEFAULT_REAP_AGE_MS = 6 * 60 * 60 * 1000;
@@ -25,7 +27,10 @@ export async function reapOrphanContainers(docker: Docker, options: ReapOptions 
   const maxAgeMs = options.maxAgeMs ?? DEFAULT_REAP_AGE_MS;
   const isAlive = options.isProcessAlive ?? processIsAlive;
   try {
-    const listed = await docker.listContainers({ all: true, filters: { label: [`${MANAGED_LABEL}=true`] } });
+    const listed = await docker.listContainers({
+      all: true,
+      filters: { label: [`${MANAGED_LABEL}=true`, ...(options.onlyLabels ?? [])] },
+    });
     const orphans = listed.filter((info) => {
       const owner = parseOwner(info.Labels[OWNER_LABEL]);
       if (owner && owner.host === me.host && owner.pid === me.pid && owner.startedAt === me.startedAt)

@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import type { Readable } from 'node:stream';
+import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import tar from 'tar-fs';
 
@@ -22,7 +22,6 @@ export class UnsafeArchiveEntryError extends Error {}
  * in a checkout, and tar-fs never writes through one that leaves `dest`.
  */
 export async function extractWorkspace(archive: Readable, dest: string, maxBytes: number): Promise<void> {
-  let total = 0;
   const refused: string[] = [];
   const refusedHeaders = new WeakSet<object>();
   const extract = tar.extract(dest, {
@@ -32,20 +31,17 @@ export async function extractWorkspace(archive: Readable, dest: string, maxBytes
     map: (header) => {
       const name = stripFirstComponent(header.name);
       const problem = entryProblem(header.type ?? 'file', name, header.linkname ?? '');
+      const linkname = header.type === 'link' ? stripFirstComponent(header.linkname ?? '') : header.linkname;
+      const mapped = { ...header, name, linkname };
       if (problem) {
         refused.push(`${header.name}: ${problem}`);
-        refusedHeaders.add(header);
+        refusedHeaders.add(mapped);
       }
-      total += header.size ?? 0;
-      if (total > maxBytes) {
-        archive.destroy(new ArchiveTooLargeError(`the workspace is larger than ${maxBytes} bytes`));
-      }
-      const linkname = header.type === 'link' ? stripFirstComponent(header.linkname ?? '') : header.linkname;
-      return { ...header, name, linkname };
+      return mapped;
     },
     ignore: (_name, header) => header !== undefined && refusedHeaders.has(header),
   });
-  await pipeline(archive, extract);
+  await pipeline(archive, byteLimit(maxBytes), extract);
   if (refused.length > 0)
     throw new UnsafeArchiveEntryError(`refused entries: ${refused.slice(0, 5).join('; ')}`);
 }
@@ -66,4 +62,17 @@ function stripFirstComponent(name: string): string {
 function escapes(name: string): boolean {
   const normalized = posix.normalize(name);
   return posix.isAbsolute(name) || normalized === '..' || normalized.startsWith('../');
+}
+
+/** Fails the pipeline once more than `maxBytes` have passed, before they reach the disk. */
+function byteLimit(maxBytes: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      seen += chunk.length;
+      if (seen > maxBytes)
+        callback(new ArchiveTooLargeError(`the workspace archive is larger than ${maxBytes} bytes`));
+      else callback(null, chunk);
+    },
+  });
 }
