@@ -114,7 +114,9 @@ export class DockerSandbox implements Sandbox {
   async copyIn(hostDir: string): Promise<void> {
     if (this.workspaceFilled) {
       const cleared = await this.runQuiet(['find', this.workdir, '-mindepth', '1', '-delete']);
-      if (cleared.exitCode !== 0) throw new WorkspaceTransferError('in', `could not clear ${this.workdir}`);
+      if (cleared.exitCode !== 0) {
+        throw new WorkspaceTransferError('in', `could not clear ${this.workdir}: ${cleared.output.slice(0, 500)}`);
+      }
     }
     const [uid = 1000, gid = uid] = this.config.user.split(':').map(Number);
     try {
@@ -168,7 +170,7 @@ export class DockerSandbox implements Sandbox {
   }
 
   /** Runs a helper command of our own (kill, clear, counters) and returns its stdout. */
-  private async runQuiet(cmd: string[]): Promise<{ exitCode: number; stdout: string }> {
+  private async runQuiet(cmd: string[]): Promise<{ exitCode: number; stdout: string; output: string }> {
     const exec = await this.engine(() =>
       this.container.exec({ Cmd: cmd, AttachStdout: true, AttachStderr: true, Tty: false }),
     );
@@ -181,7 +183,8 @@ export class DockerSandbox implements Sandbox {
       stream.once('close', resolve);
       stream.once('error', () => resolve());
     });
-    return { exitCode: await this.exitCodeOf(exec), stdout: recorder.result().stdout };
+    const { stdout, output } = recorder.result();
+    return { exitCode: await this.exitCodeOf(exec), stdout, output };
   }
 
   private async exitCodeOf(exec: Docker.Exec): Promise<number> {
