@@ -1,3 +1,4 @@
 export * from './config-errors.js';
+export * from './model-errors.js';
 export * from './sandbox-errors.js';
 export * from './selfdebug-error.js';

@@ -67,3 +67,12 @@ export class SandboxError extends SelfdebugError {
     super('sandbox', message, options);
   }
 }
+
+/** A file path that is not a plain path inside the workspace. */
+export class WorkspacePathError extends SelfdebugError {
+  readonly path: string;
+  constructor(path: string, why: string, options: SelfdebugErrorOptions = {}) {
+    super('workspace-path', `"${path}" is not a usable workspace path: ${why}.`, options);
+    this.path = path;
+  }
+}

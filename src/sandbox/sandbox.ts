@@ -41,6 +41,10 @@ export interface Sandbox {
   /** The workspace root as commands see it. */
   readonly workdir: string;
   exec(command: string, options?: ExecOptions): Promise<ExecResult>;
+  /** A workspace file, or null when there is no such regular file. `path` is relative to the workspace. */
+  readFile(path: string): Promise<WorkspaceFile | null>;
+  /** Writes a workspace file (and its folders) as the sandbox user. `path` is relative to the workspace. */
+  writeFile(path: string, content: string | Buffer, mode?: number): Promise<void>;
   /** Makes the sandbox workspace an exact copy of `hostDir` (files removed on the host go too). */
   copyIn(hostDir: string): Promise<void>;
   /** Makes `hostDir` an exact copy of the sandbox workspace. */
@@ -48,6 +52,14 @@ export interface Sandbox {
   /** Removes everything the sandbox holds. Safe to call more than once. */
   dispose(): Promise<void>;
 }
+
+export interface WorkspaceFile {
+  content: Buffer;
+  /** Permission bits, so rewriting a script keeps it executable. */
+  mode: number;
+}
+
+export const DEFAULT_FILE_MODE = 0o644;
 
 export type SandboxKind = 'docker' | 'local';
 

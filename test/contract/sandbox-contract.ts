@@ -158,6 +158,24 @@ export function sandboxContract(subject: ContractSubject): void {
       expect(result.stdout).toBe('editedaddeda.txt\nc.txt\n');
     });
 
+    it('reads and writes single files, keeping modes and making folders the sandbox user can use', async () => {
+      const { sandbox } = await openWith({ 'run.sh': '#!/bin/sh\necho run\n' });
+      await sandbox.exec('chmod 755 run.sh');
+      const script = await sandbox.readFile('run.sh');
+      expect(script?.content.toString()).toBe('#!/bin/sh\necho run\n');
+      expect(script?.mode).toBe(0o755);
+      await sandbox.writeFile('run.sh', '#!/bin/sh\necho changed\n', script?.mode);
+      await sandbox.writeFile('new/deep/file.py', 'print("hi")\n');
+      const result = await sandbox.exec(
+        './run.sh && cat new/deep/file.py && touch new/deep/more.txt && echo ok',
+      );
+      expect(result.stdout).toBe('changed\nprint("hi")\nok\n');
+      expect(await sandbox.readFile('missing.txt')).toBeNull();
+      expect(await sandbox.readFile('new')).toBeNull();
+      await expect(sandbox.readFile('../outside')).rejects.toThrow(/leaves the workspace/);
+      await expect(sandbox.writeFile('/etc/passwd', 'x')).rejects.toThrow(/absolute/);
+    });
+
     it('can be disposed twice', async () => {
       const { sandbox } = await openWith();
       await sandbox.dispose();

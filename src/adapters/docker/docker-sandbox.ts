@@ -9,6 +9,7 @@ import { OutputRecorder } from '../../sandbox/output-recorder.js';
 import {
   CANCELLED_EXIT_CODE,
   CANCELLED_REASON,
+  DEFAULT_FILE_MODE,
   type ExecEnd,
   type ExecOptions,
   type ExecResult,
@@ -17,15 +18,20 @@ import {
   type Sandbox,
   TIMEOUT_EXIT_CODE,
   timeoutReason,
+  type WorkspaceFile,
 } from '../../sandbox/sandbox.js';
+import { workspacePath } from '../../sandbox/workspace-path.js';
 import { replaceDirectoryContents } from '../../util/replace-directory-contents.js';
 import { killCommand, OOM_COUNTER_COMMAND, parseOomCount, runCommand } from './exec-wrapper.js';
 import { mapDockerError } from './map-docker-error.js';
+import { readSingleFile, singleFileArchive } from './single-file-archive.js';
 import { StreamDemuxer } from './stream-demuxer.js';
 import { extractWorkspace, packWorkspace } from './workspace-archive.js';
 
 /** How long a killed command's stream may linger (a daemonised grandchild holding stdout) before we stop reading. */
 const KILL_GRACE_MS = 2000;
+/** Files larger than this are not read back whole (the model gets line ranges through exec instead). */
+const MAX_READ_BYTES = 16 * 1024 * 1024;
 
 /** One job's container. Every command is an exec in it; `dispose` removes it with its workspace volume. */
 export class DockerSandbox implements Sandbox {
@@ -111,16 +117,45 @@ export class DockerSandbox implements Sandbox {
     return { ...output, exitCode, end: 'exited', reason: null, durationMs };
   }
 
+  async readFile(path: string): Promise<WorkspaceFile | null> {
+    const target = posix.join(this.workdir, workspacePath(path));
+    try {
+      const archive = (await this.container.getArchive({ path: target })) as unknown as Readable;
+      return await readSingleFile(archive, MAX_READ_BYTES);
+    } catch (error) {
+      if ((error as { statusCode?: number }).statusCode === 404) return null;
+      throw this.transferError('out', error);
+    }
+  }
+
+  async writeFile(path: string, content: string | Buffer, mode = DEFAULT_FILE_MODE): Promise<void> {
+    const bytes = typeof content === 'string' ? Buffer.from(content) : content;
+    try {
+      await this.container.putArchive(singleFileArchive(workspacePath(path), bytes, mode, this.owner()), {
+        path: this.workdir,
+      });
+    } catch (error) {
+      throw this.transferError('in', error);
+    }
+  }
+
+  private owner(): { uid: number; gid: number } {
+    const [uid = 1000, gid = uid] = this.config.user.split(':').map(Number);
+    return { uid, gid };
+  }
+
   async copyIn(hostDir: string): Promise<void> {
     if (this.workspaceFilled) {
       const cleared = await this.runQuiet(['find', this.workdir, '-mindepth', '1', '-delete']);
       if (cleared.exitCode !== 0) {
-        throw new WorkspaceTransferError('in', `could not clear ${this.workdir}: ${cleared.output.slice(0, 500)}`);
+        throw new WorkspaceTransferError(
+          'in',
+          `could not clear ${this.workdir}: ${cleared.output.slice(0, 500)}`,
+        );
       }
     }
-    const [uid = 1000, gid = uid] = this.config.user.split(':').map(Number);
     try {
-      await this.container.putArchive(packWorkspace(hostDir, { uid, gid }), { path: this.workdir });
+      await this.container.putArchive(packWorkspace(hostDir, this.owner()), { path: this.workdir });
     } catch (error) {
       throw this.transferError('in', error);
     }

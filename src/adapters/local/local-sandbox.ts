@@ -1,17 +1,20 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cp, mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { chmod, cp, lstat, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { SandboxConfig } from '../../config/sandbox-config.js';
 import { OutputRecorder } from '../../sandbox/output-recorder.js';
 import {
   CANCELLED_EXIT_CODE,
   CANCELLED_REASON,
+  DEFAULT_FILE_MODE,
   type ExecOptions,
   type ExecResult,
   type Sandbox,
   TIMEOUT_EXIT_CODE,
   timeoutReason,
+  type WorkspaceFile,
 } from '../../sandbox/sandbox.js';
+import { workspacePath } from '../../sandbox/workspace-path.js';
 import { replaceDirectoryContents } from '../../util/replace-directory-contents.js';
 
 /** Host variables a shell needs to find its tools; nothing else of the host (tokens!) is passed on. */
@@ -92,6 +95,25 @@ export class LocalSandbox implements Sandbox {
       };
     }
     return { ...output, exitCode, end: 'exited', reason: null, durationMs };
+  }
+
+  async readFile(path: string): Promise<WorkspaceFile | null> {
+    const target = join(this.workdir, workspacePath(path));
+    try {
+      const info = await lstat(target);
+      if (!info.isFile()) return null;
+      return { content: await readFile(target), mode: info.mode & 0o7777 };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+  }
+
+  async writeFile(path: string, content: string | Buffer, mode = DEFAULT_FILE_MODE): Promise<void> {
+    const target = join(this.workdir, workspacePath(path));
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, content, { mode });
+    await chmod(target, mode);
   }
 
   async copyIn(hostDir: string): Promise<void> {

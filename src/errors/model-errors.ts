@@ -1,0 +1,31 @@
+import { SelfdebugError, type SelfdebugErrorOptions } from './selfdebug-error.js';
+
+/** The model API answered with an error or not at all, after the adapter's own retries. */
+export class ModelApiError extends SelfdebugError {
+  readonly status: number | undefined;
+  constructor(message: string, options: SelfdebugErrorOptions & { status?: number } = {}) {
+    super('model-api', message, options);
+    this.status = options.status;
+  }
+}
+
+/** The API key is missing or refused: only the operator can fix it. */
+export class ModelAuthError extends SelfdebugError {
+  constructor(message: string, options: SelfdebugErrorOptions = {}) {
+    super('model-auth', message, { ...options, retryable: false });
+  }
+}
+
+/** The model kept answering with something that is not the requested structure, even after a repair round. */
+export class InvalidModelOutputError extends SelfdebugError {
+  readonly output: string;
+  constructor(purpose: string, problems: string, output: string, options: SelfdebugErrorOptions = {}) {
+    super(
+      'invalid-model-output',
+      `The model did not produce valid output for "${purpose}" even after being shown its mistakes:\n${problems}\n` +
+        'Try a model that supports structured output (JSON schema), or lower the temperature.',
+      options,
+    );
+    this.output = output;
+  }
+}
