@@ -41,7 +41,10 @@ export async function benchSandbox(): Promise<string> {
       raw.push(await timeMs(() => rawExec(container, ['bash', '-c', 'echo hello'])));
     }
     const overhead = summary(ours).median - summary(raw).median;
-    const containers = await docker.listContainers({ all: true, filters: { label: [`${JOB_LABEL}=${jobId}`] } });
+    const containers = await docker.listContainers({
+      all: true,
+      filters: { label: [`${JOB_LABEL}=${jobId}`] },
+    });
     await sandbox.dispose();
     rows.push(row('command: raw dockerode exec', raw), row('command: Sandbox.exec', ours, raw));
 
@@ -63,7 +66,9 @@ export async function benchSandbox(): Promise<string> {
       );
       await docker.getContainer(id).remove({ force: true });
       let box: Awaited<ReturnType<typeof provider.open>> | undefined;
-      opened.push(await timeMs(async () => (box = await provider.open({ jobId: 'bench-open', workspace: empty }))));
+      opened.push(
+        await timeMs(async () => (box = await provider.open({ jobId: 'bench-open', workspace: empty }))),
+      );
       await box?.dispose();
     }
     rows.push(row('container: raw create+start', created), row('container: provider.open', opened, created));
@@ -77,11 +82,17 @@ export async function benchSandbox(): Promise<string> {
     const rawIn: number[] = [];
     const rawOut: number[] = [];
     for (let index = 0; index < copyRuns; index++) {
-      rawIn.push(await timeMs(() => boxContainer.putArchive(tar.pack(tree, { map: asSandboxUser }), { path: '/workspace' })));
+      rawIn.push(
+        await timeMs(() =>
+          boxContainer.putArchive(tar.pack(tree, { map: asSandboxUser }), { path: '/workspace' }),
+        ),
+      );
       copyIn.push(await timeMs(() => box.copyIn(tree)));
       rawOut.push(
         await timeMs(async () => {
-          const archive = (await boxContainer.getArchive({ path: '/workspace' })) as unknown as NodeJS.ReadableStream;
+          const archive = (await boxContainer.getArchive({
+            path: '/workspace',
+          })) as unknown as NodeJS.ReadableStream;
           const sink = await mkdtemp(join(tmpdir(), 'bench-raw-out-'));
           await pipeline(archive, tar.extract(sink));
           await rm(sink, { recursive: true, force: true });

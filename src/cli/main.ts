@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+import { realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { parseArguments, USAGE } from './parse-arguments.js';
+
+export interface OutputStream {
+  write(text: string): unknown;
+}
+
+export interface RunOptions {
+  stdout: OutputStream;
+  stderr: OutputStream;
+  /** The `doctor` check; tests pass their own so they need no Docker engine. */
+  checkSandbox?: () => Promise<void>;
+}
+
+/** Runs one CLI invocation and returns its exit code: 0 done, 1 failed, 2 misused. */
+export async function run(argv: readonly string[], options: RunOptions): Promise<number> {
+  const request = parseArguments(argv);
+  switch (request.kind) {
+    case 'help':
+      options.stdout.write(`${USAGE}\n`);
+      return 0;
+    case 'version':
+      options.stdout.write(`${readVersion()}\n`);
+      return 0;
+    case 'doctor':
+      return doctor(options);
+    case 'usage-error':
+      options.stderr.write(`selfdebug: ${request.message}\nRun "selfdebug help" for usage.\n`);
+      return 2;
+  }
+}
+
+/** The package version, read from package.json beside src/ or dist/ (both sit two levels below it). */
+export function readVersion(): string {
+  const manifest: unknown = createRequire(import.meta.url)('../../package.json');
+  if (typeof manifest === 'object' && manifest !== null && 'version' in manifest) {
+    if (typeof manifest.version === 'string') return manifest.version;
+  }
+  throw new Error('package.json has no "version" string; reinstall selfdebug');
+}
+
+async function doctor({ stdout, stderr, checkSandbox = pingDockerSandbox }: RunOptions): Promise<number> {
+  try {
+    await checkSandbox();
+  } catch (error) {
+    // Our errors carry a message that says what to do; anything else is still better shown than hidden.
+    stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+  stdout.write('ok\n');
+  return 0;
+}
+
+async function pingDockerSandbox(): Promise<void> {
+  // Loaded on demand so `help` and `--version` never load the Docker client.
+  const { loadSandboxConfig } = await import('../config/load-config.js');
+  const { DockerSandboxProvider } = await import('../adapters/docker/docker-sandbox-provider.js');
+  await new DockerSandboxProvider(loadSandboxConfig()).ping();
+}
+
+/** True when node (or tsx) was started on this file, also through npm's bin symlink. */
+function isEntryPoint(): boolean {
+  const script = process.argv[1];
+  if (script === undefined) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  process.exitCode = await run(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr });
+}

@@ -1,0 +1,61 @@
+import { parseArgs } from 'node:util';
+
+export const CLI_COMMANDS = ['help', 'doctor'] as const;
+
+export type CliRequest =
+  | { kind: 'help' }
+  | { kind: 'version' }
+  | { kind: 'doctor' }
+  /** The person typed something we cannot run; `message` says what and lists what we can. */
+  | { kind: 'usage-error'; message: string };
+
+export const USAGE = [
+  'Usage: selfdebug <command> [options]',
+  '',
+  'Commands:',
+  '  doctor       Check that the Docker engine answers and has the sandbox image',
+  '  help         Show this help',
+  '',
+  'Options:',
+  '  -h, --help     Show this help',
+  '  -v, --version  Print the version',
+].join('\n');
+
+const VALID = `Valid commands: ${CLI_COMMANDS.join(', ')} (options: --help, --version).`;
+
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
+/** Turns argv (without node and the script) into what to run; never throws and never prints. */
+export function parseArguments(argv: readonly string[]): CliRequest {
+  // Lenient parsing plus our own check: strict mode's errors are long and only a message string.
+  const { values, positionals, tokens } = parseArgs({
+    args: [...argv],
+    options: OPTIONS,
+    allowPositionals: true,
+    strict: false,
+    tokens: true,
+  });
+  for (const token of tokens) {
+    if (token.kind !== 'option') continue;
+    if (!Object.hasOwn(OPTIONS, token.name)) {
+      return { kind: 'usage-error', message: `Unknown option "${token.rawName}". ${VALID}` };
+    }
+    if (token.value !== undefined) {
+      return { kind: 'usage-error', message: `Option "${token.rawName}" takes no value.` };
+    }
+  }
+  if (values.help) return { kind: 'help' };
+  if (values.version) return { kind: 'version' };
+  const [command, ...extra] = positionals;
+  if (command === undefined || command === 'help') return { kind: 'help' };
+  if (command !== 'doctor') {
+    return { kind: 'usage-error', message: `Unknown command "${command}". ${VALID}` };
+  }
+  if (extra.length > 0) {
+    return { kind: 'usage-error', message: `"doctor" takes no arguments, got: ${extra.join(' ')}` };
+  }
+  return { kind: 'doctor' };
+}

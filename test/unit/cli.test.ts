@@ -1,0 +1,122 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { run } from '../../src/cli/main.js';
+import { parseArguments } from '../../src/cli/parse-arguments.js';
+import { EngineUnreachableError, ImageNotFoundError } from '../../src/errors/sandbox-errors.js';
+
+const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
+const packageVersion: unknown = JSON.parse(readFileSync(`${projectRoot}package.json`, 'utf8')).version;
+
+/** Runs the CLI in-process and keeps what it printed. */
+async function runCaptured(argv: string[], checkSandbox?: () => Promise<void>) {
+  let stdout = '';
+  let stderr = '';
+  const exitCode = await run(argv, {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    ...(checkSandbox ? { checkSandbox } : {}),
+  });
+  return { exitCode, stdout, stderr };
+}
+
+describe('parseArguments', () => {
+  it.each([[[]], [['help']], [['--help']], [['-h']], [['doctor', '--help']]])('reads %j as help', (argv) => {
+    expect(parseArguments(argv)).toEqual({ kind: 'help' });
+  });
+
+  it.each([[['--version']], [['-v']], [['doctor', '--version']]])('reads %j as version', (argv) => {
+    expect(parseArguments(argv)).toEqual({ kind: 'version' });
+  });
+
+  it('reads doctor', () => {
+    expect(parseArguments(['doctor'])).toEqual({ kind: 'doctor' });
+  });
+
+  it('names the unknown command and the valid ones', () => {
+    const request = parseArguments(['frobnicate']);
+    expect(request.kind).toBe('usage-error');
+    expect(request.kind === 'usage-error' && request.message).toBe(
+      'Unknown command "frobnicate". Valid commands: help, doctor (options: --help, --version).',
+    );
+  });
+
+  it.each([
+    [['--frobnicate'], 'Unknown option "--frobnicate"'],
+    [['-x', 'doctor'], 'Unknown option "-x"'],
+    [['--help=yes'], 'Option "--help" takes no value'],
+    [['doctor', 'now'], '"doctor" takes no arguments, got: now'],
+    [['--', '--help'], 'Unknown command "--help"'],
+  ])('rejects %j', (argv, message) => {
+    const request = parseArguments(argv);
+    expect(request).toMatchObject({ kind: 'usage-error' });
+    expect(request.kind === 'usage-error' && request.message).toContain(message);
+  });
+});
+
+describe('run', () => {
+  it('prints the usage for help and exits 0', async () => {
+    const result = await runCaptured(['--help']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toMatch(/^Usage: selfdebug <command>/);
+    expect(result.stdout).toContain('doctor');
+    expect(result.stderr).toBe('');
+  });
+
+  it('prints the version from package.json', async () => {
+    expect(typeof packageVersion).toBe('string');
+    const result = await runCaptured(['--version']);
+    expect(result).toEqual({ exitCode: 0, stdout: `${packageVersion}\n`, stderr: '' });
+  });
+
+  it('exits 2 on an unknown command, naming the valid commands on stderr', async () => {
+    const result = await runCaptured(['frobnicate']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('Unknown command "frobnicate"');
+    expect(result.stderr).toContain('Valid commands: help, doctor');
+  });
+
+  it('prints ok and exits 0 when the sandbox check passes', async () => {
+    let checks = 0;
+    const result = await runCaptured(['doctor'], async () => {
+      checks += 1;
+    });
+    expect(checks).toBe(1);
+    expect(result).toEqual({ exitCode: 0, stdout: 'ok\n', stderr: '' });
+  });
+
+  it.each([
+    new EngineUnreachableError('unix:///var/run/docker.sock'),
+    new ImageNotFoundError('selfdebug-executor:latest'),
+  ])('prints the message of $name and exits 1', async (error) => {
+    const result = await runCaptured(['doctor'], () => Promise.reject(error));
+    expect(result).toEqual({ exitCode: 1, stdout: '', stderr: `${error.message}\n` });
+  });
+
+  it('prints the message of an unexpected error too', async () => {
+    const result = await runCaptured(['doctor'], () => Promise.reject(new Error('socket hang up')));
+    expect(result).toEqual({ exitCode: 1, stdout: '', stderr: 'socket hang up\n' });
+  });
+});
+
+describe('the selfdebug executable', () => {
+  const execFileAsync = promisify(execFile);
+  const runSource = (argv: string[]) =>
+    execFileAsync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...argv], { cwd: projectRoot });
+
+  it('runs when started directly on the source under tsx', async () => {
+    const { stdout, stderr } = await runSource(['--version']);
+    expect(stdout).toBe(`${packageVersion}\n`);
+    expect(stderr).toBe('');
+  });
+
+  it('sets exit code 2 for an unknown command', async () => {
+    await expect(runSource(['frobnicate'])).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('Valid commands: help, doctor'),
+    });
+  });
+});
