@@ -1,0 +1,64 @@
+import type { TokenUsage, ToolCall } from '../model/language-model.js';
+import type { ExecResult } from '../sandbox/sandbox.js';
+import type { FixProposal, Reflection } from './schemas.js';
+import type { DebugTask, LoopLimits } from './task.js';
+
+export type LoopOutcome =
+  | 'fixed'
+  | 'not-fixed'
+  | 'declined'
+  | 'flaky'
+  | 'cannot-reproduce'
+  | 'budget-exhausted'
+  | 'cancelled'
+  | 'error';
+
+export type ReproductionStatus = 'failing' | 'flaky' | 'passing';
+
+/** Usage and cost so far, attached to every model response and to the end of the run. */
+export interface Spend {
+  usage: TokenUsage;
+  costUsd: number;
+}
+
+/**
+ * Every step of a run, in order. The list of events is the full transcript:
+ * report/ renders it, tests assert on it, nothing is left out of it.
+ */
+export type LoopEvent =
+  | { type: 'started'; task: DebugTask; limits: LoopLimits; model: string }
+  | { type: 'setup-ran'; command: string; result: ExecResult }
+  | { type: 'reproduced'; status: ReproductionStatus; runs: ExecResult[] }
+  | { type: 'attempt-started'; attempt: number; maxAttempts: number }
+  | {
+      type: 'model-responded';
+      attempt: number | null;
+      purpose: string;
+      content: string | null;
+      toolCalls: ToolCall[];
+      usage: TokenUsage;
+      costUsd: number;
+      promptTokensEstimate: number;
+      durationMs: number;
+      total: Spend;
+    }
+  | { type: 'tool-called'; attempt: number; name: string; arguments: string; result: string; ok: boolean }
+  | { type: 'proposal'; attempt: number; proposal: FixProposal }
+  | { type: 'edits-applied'; attempt: number; paths: string[]; diff: string }
+  | { type: 'edits-rejected'; attempt: number; problems: string[] }
+  | { type: 'executed'; attempt: number; command: string; result: ExecResult }
+  | { type: 'retry-decided'; attempt: number; retry: boolean; reason: string }
+  | { type: 'reflected'; reflection: Reflection }
+  | {
+      type: 'finished';
+      outcome: LoopOutcome;
+      reason: string;
+      attempts: number;
+      diff: string;
+      changedFiles: string[];
+      total: Spend;
+      durationMs: number;
+    };
+
+/** Receives events as they happen; awaited, so a reporter can post before the loop goes on. */
+export type EventSink = (event: LoopEvent) => void | Promise<void>;

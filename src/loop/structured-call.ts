@@ -1,0 +1,139 @@
+import { z } from 'zod';
+import { InvalidModelOutputError } from '../errors/model-errors.js';
+import type {
+  ChatMessage,
+  LanguageModel,
+  ModelPurpose,
+  ModelResponse,
+  ToolCall,
+  ToolDefinition,
+} from '../model/language-model.js';
+import { jsonSchemaOf } from './schemas.js';
+import { clip, estimateTokens } from './tokens.js';
+
+export interface ToolBox {
+  definitions: ToolDefinition[];
+  run: (call: ToolCall) => Promise<string>;
+  maxCalls: number;
+}
+
+export interface StructuredCall<T> {
+  model: LanguageModel;
+  purpose: ModelPurpose;
+  messages: ChatMessage[];
+  schema: z.ZodType<T>;
+  schemaName: string;
+  tools?: ToolBox;
+  signal?: AbortSignal;
+  /** Told about every response, before anything else happens with it. */
+  onResponse: (
+    response: ModelResponse,
+    purpose: ModelPurpose,
+    promptTokens: number,
+    ms: number,
+  ) => Promise<void>;
+}
+
+const ARGUMENT_ECHO_CHARS = 300;
+
+/**
+ * Asks for a JSON answer matching `schema`, letting the model call tools
+ * first (up to the box's limit), and gives it one chance to repair an answer
+ * that does not parse or validate. The zod schema is the single source: it
+ * validates here and becomes the JSON Schema the server is asked to follow.
+ */
+export async function completeStructured<T>(call: StructuredCall<T>): Promise<T> {
+  const messages = [...call.messages];
+  const output = { name: call.schemaName, schema: jsonSchemaOf(call.schema) };
+  const send = async (purpose: ModelPurpose, tools?: ToolDefinition[]) => {
+    call.signal?.throwIfAborted();
+    const started = performance.now();
+    const response = await call.model.complete({ purpose, messages, tools, output, signal: call.signal });
+    await call.onResponse(response, purpose, promptTokens(messages), Math.round(performance.now() - started));
+    return response;
+  };
+
+  let used = 0;
+  let response = await send(call.purpose, offered(call.tools, used));
+  for (let round = 0; call.tools && response.toolCalls.length > 0 && round <= call.tools.maxCalls; round++) {
+    messages.push({
+      role: 'assistant',
+      content: response.content,
+      toolCalls: response.toolCalls.map((toolCall) => ({
+        ...toolCall,
+        arguments: clip(toolCall.arguments, ARGUMENT_ECHO_CHARS),
+      })),
+    });
+    for (const toolCall of response.toolCalls) {
+      const answer =
+        used < call.tools.maxCalls
+          ? await call.tools.run(toolCall)
+          : 'Error: no tool calls are left for this attempt; answer with the JSON object now.';
+      used++;
+      messages.push({ role: 'tool', toolCallId: toolCall.id, content: answer });
+    }
+    if (used >= call.tools.maxCalls) {
+      messages.push({
+        role: 'user',
+        content: 'No tool calls are left. Answer now with the JSON object only.',
+      });
+    }
+    response = await send(call.purpose, offered(call.tools, used));
+  }
+
+  const first = parseAnswer(response.content, call.schema);
+  if (first.ok) return first.value;
+
+  messages.push({ role: 'assistant', content: clip(response.content ?? '', 2000) });
+  messages.push({
+    role: 'user',
+    content:
+      `That answer is not usable: ${clip(first.problem, 600)}\n` +
+      `Reply with only a JSON object that follows this JSON Schema:\n${JSON.stringify(output.schema)}`,
+  });
+  const repaired = await send('repair');
+  const second = parseAnswer(repaired.content, call.schema);
+  if (second.ok) return second.value;
+  throw new InvalidModelOutputError(call.purpose, second.problem, repaired.content ?? '');
+}
+
+function offered(tools: ToolBox | undefined, used: number): ToolDefinition[] | undefined {
+  return tools && used < tools.maxCalls ? tools.definitions : undefined;
+}
+
+function promptTokens(messages: ChatMessage[]): number {
+  let total = 0;
+  for (const message of messages) {
+    total += estimateTokens(message.content ?? '');
+    if (message.role === 'assistant') {
+      for (const toolCall of message.toolCalls ?? []) total += estimateTokens(toolCall.arguments) + 10;
+    }
+  }
+  return total;
+}
+
+type Parsed<T> = { ok: true; value: T } | { ok: false; problem: string };
+
+/** Accepts bare JSON, JSON in a code fence, or JSON with prose around it. */
+export function parseAnswer<T>(content: string | null, schema: z.ZodType<T>): Parsed<T> {
+  if (content === null || content.trim() === '') return { ok: false, problem: 'the answer was empty.' };
+  const candidates = [content.trim()];
+  const fenced = /```(?:json)?\s*\n([\s\S]*?)```/.exec(content);
+  if (fenced?.[1]) candidates.push(fenced[1].trim());
+  const first = content.indexOf('{');
+  const last = content.lastIndexOf('}');
+  if (first !== -1 && last > first) candidates.push(content.slice(first, last + 1));
+  let problem = 'the answer is not a JSON object.';
+  for (const candidate of candidates) {
+    let value: unknown;
+    try {
+      value = JSON.parse(candidate);
+    } catch {
+      continue;
+    }
+    const result = schema.safeParse(value);
+    if (result.success) return { ok: true, value: result.data };
+    problem = `the JSON does not match the schema:\n${z.prettifyError(result.error)}`;
+  }
+  return { ok: false, problem };
+}

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+/** What the loop is asked to fix. */
+export interface DebugTask {
+  /** What is wrong, in the words of whoever asked: an issue's text, a CI failure excerpt, review comments. */
+  description: string;
+  /** The command whose success (exit code 0) proves the fix. */
+  command: string;
+  /** Commands run once before reproducing (installing dependencies and the like). */
+  setupCommands?: string[];
+}
+
+export const loopLimitsSchema = z.object({
+  maxAttempts: z.int().min(1).max(20).default(5),
+  /** Extra runs when the first reproduction passes, to tell flaky from cannot-reproduce. */
+  reproduceRuns: z.int().min(0).max(10).default(2),
+  commandTimeoutSeconds: z.number().positive().max(86_400).default(300),
+  maxToolCallsPerAttempt: z.int().min(0).max(50).default(10),
+  /** Upper bound for any single prompt, in estimated tokens. */
+  promptTokenBudget: z.int().min(2000).max(1_000_000).default(16_000),
+  /** Per-job budgets; 0 means no limit. */
+  maxTotalTokens: z.int().min(0).default(0),
+  maxCostUsd: z.number().min(0).default(0),
+  maxDurationSeconds: z.number().min(0).default(0),
+});
+
+export type LoopLimits = z.infer<typeof loopLimitsSchema>;
+export type LoopLimitsInput = z.input<typeof loopLimitsSchema>;
+
+/** USD per million tokens; zero when unknown, which makes every cost zero rather than a guess. */
+export interface ModelPrices {
+  inputPerMillion: number;
+  outputPerMillion: number;
+}
+
+export const UNKNOWN_PRICES: ModelPrices = { inputPerMillion: 0, outputPerMillion: 0 };

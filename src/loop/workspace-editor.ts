@@ -1,0 +1,87 @@
+import { SelfdebugError } from '../errors/selfdebug-error.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
+import { workspacePath } from '../sandbox/workspace-path.js';
+import { applySearchReplace } from './apply-search-replace.js';
+import type { Edit } from './schemas.js';
+import { unifiedDiff } from './unified-diff.js';
+
+export type ApplyResult = { ok: true; paths: string[]; diff: string } | { ok: false; problems: string[] };
+
+interface Baseline {
+  content: string | null;
+  mode: number | undefined;
+}
+
+/**
+ * Applies the model's edits inside the sandbox, all or nothing per attempt:
+ * if one edit does not apply, none is written and every problem goes back to
+ * the model. Remembers each file as it was before the run first touched it,
+ * for the run's final diff. Edits accumulate across attempts, so a later
+ * attempt builds on what an earlier one got right.
+ */
+export class WorkspaceEditor {
+  private readonly baseline = new Map<string, Baseline>();
+
+  constructor(private readonly sandbox: Sandbox) {}
+
+  async apply(edits: Edit[]): Promise<ApplyResult> {
+    const problems: string[] = [];
+    const pending = new Map<
+      string,
+      { before: string | null; after: string | null; mode: number | undefined }
+    >();
+    for (const edit of edits) {
+      let path: string;
+      try {
+        path = workspacePath(edit.path);
+      } catch (error) {
+        problems.push(error instanceof SelfdebugError ? error.message : String(error));
+        continue;
+      }
+      const known = pending.get(path) ?? (await this.current(path));
+      if (known === 'binary') {
+        problems.push(`${path}: this is a binary file; it cannot be edited as text.`);
+        continue;
+      }
+      const outcome = applySearchReplace(path, known.after, edit);
+      if (!outcome.ok) problems.push(outcome.problem);
+      else pending.set(path, { before: known.before, after: outcome.content, mode: known.mode });
+    }
+    if (problems.length > 0) return { ok: false, problems };
+    if (pending.size === 0) return { ok: false, problems: ['The answer contained no edits.'] };
+
+    const diffs: string[] = [];
+    for (const [path, change] of pending) {
+      if (!this.baseline.has(path)) this.baseline.set(path, { content: change.before, mode: change.mode });
+      await this.sandbox.writeFile(path, change.after ?? '', change.mode);
+      diffs.push(unifiedDiff(path, change.before, change.after));
+    }
+    return { ok: true, paths: [...pending.keys()], diff: diffs.filter(Boolean).join('') };
+  }
+
+  /** Every file the run changed, against how it was before the run. */
+  async diff(): Promise<{ diff: string; changedFiles: string[] }> {
+    const diffs: string[] = [];
+    const changedFiles: string[] = [];
+    for (const [path, before] of this.baseline) {
+      const now = await this.current(path);
+      const after = now === 'binary' ? null : now.after;
+      const diff = unifiedDiff(path, before.content, after);
+      if (diff !== '') {
+        diffs.push(diff);
+        changedFiles.push(path);
+      }
+    }
+    return { diff: diffs.join(''), changedFiles };
+  }
+
+  private async current(
+    path: string,
+  ): Promise<{ before: string | null; after: string | null; mode: number | undefined } | 'binary'> {
+    const file = await this.sandbox.readFile(path);
+    if (file === null) return { before: null, after: null, mode: undefined };
+    const text = new TextDecoder('utf-8', { fatal: false }).decode(file.content);
+    if (text.includes('\uFFFD') || file.content.includes(0)) return 'binary';
+    return { before: text, after: text, mode: file.mode };
+  }
+}

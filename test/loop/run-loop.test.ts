@@ -1,0 +1,340 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidModelOutputError, ModelApiError } from '../../src/errors/index.js';
+import { runLoop } from '../../src/loop/run-loop.js';
+import { ScriptedModel } from '../../src/model/scripted-model.js';
+import {
+  decide,
+  eventsOf,
+  fix,
+  limits,
+  reflect,
+  reflection,
+  types,
+  useLocalSandboxes,
+} from '../helpers/loop-fixtures.js';
+
+const BROKEN = 'import sys\nprint(greeting)\nsys.exit(0)\n';
+const task = { description: 'app.py crashes with NameError', command: 'python3 app.py' };
+const goodEdit = {
+  path: 'app.py',
+  search: 'print(greeting)',
+  replace: 'greeting = "hello"\nprint(greeting)',
+};
+const wrongEdit = { path: 'app.py', search: 'print(greeting)', replace: 'print(greting)' };
+
+describe('runLoop', () => {
+  const sandboxWith = useLocalSandboxes();
+
+  it('fixes on the first attempt and reports every step', async () => {
+    const sandbox = await sandboxWith({ 'app.py': BROKEN });
+    const model = new ScriptedModel([fix('greeting is never defined', [goodEdit]), reflect()]);
+    const result = await runLoop({ task, limits: limits(), model, sandbox });
+
+    expect(result.outcome).toBe('fixed');
+    expect(result.attempts).toBe(1);
+    expect(types(result.events)).toEqual([
+      'started',
+      'reproduced',
+      'attempt-started',
+      'model:generate',
+      'proposal',
+      'edits-applied',
+      'executed',
+      'model:reflect',
+      'reflected',
+      'finished',
+    ]);
+    const [reproduced] = eventsOf(result.events, 'reproduced');
+    expect(reproduced?.status).toBe('failing');
+    expect(reproduced?.runs[0]?.stderr).toContain("NameError: name 'greeting' is not defined");
+    const [executed] = eventsOf(result.events, 'executed');
+    expect(executed?.result).toMatchObject({ exitCode: 0, stdout: 'hello\n' });
+    expect(result.diff).toContain('+greeting = "hello"\n print(greeting)');
+    expect(result.changedFiles).toEqual(['app.py']);
+    expect(result.reflection).toEqual(reflection);
+    expect((await sandbox.readFile('app.py'))?.content.toString()).toContain('greeting = "hello"');
+    // The model saw the real failure, and was asked for structured output.
+    expect(model.calls[0]?.messages[1]?.content).toContain('NameError');
+    expect(model.calls[0]?.output?.name).toBe('fix_proposal');
+    expect(model.calls[0]?.tools?.map((tool) => tool.name)).toEqual([
+      'list_files',
+      'read_file',
+      'search_text',
+    ]);
+    const [finished] = eventsOf(result.events, 'finished');
+    expect(finished?.total.usage.totalTokens).toBeGreaterThan(0);
+  });
+
+  it('retries after a failed attempt, showing the model what happened', async () => {
+    const sandbox = await sandboxWith({ 'app.py': BROKEN });
+    const model = new ScriptedModel([
+      fix('typo fix', [wrongEdit]),
+      decide(true, 'the name is still undefined; define it'),
+      fix('define it', [
+        { path: 'app.py', search: 'print(greting)', replace: 'greting = 1\nprint(greting)' },
+      ]),
+      reflect(),
+    ]);
+    const result = await runLoop({ task, limits: limits(), model, sandbox });
+    expect(result.outcome).toBe('fixed');
+    expect(result.attempts).toBe(2);
+    expect(eventsOf(result.events, 'retry-decided')).toEqual([
+      { type: 'retry-decided', attempt: 1, retry: true, reason: 'the name is still undefined; define it' },
+    ]);
+    expect(model.calls.map((call) => call.purpose)).toEqual([
+      'generate',
+      'retry-decision',
+      'generate',
+      'reflect',
+    ]);
+    const secondPrompt = model.calls[2]?.messages[1]?.content ?? '';
+    expect(secondPrompt).toContain('## Earlier attempts');
+    expect(secondPrompt).toContain('+print(greting)');
+    expect(secondPrompt).toContain("name 'greting' is not defined");
+    expect(secondPrompt).toContain('Decision: retry — the name is still undefined');
+    expect(result.diff).toContain('+greting = 1');
+  });
+
+  it('stops when the model declines a retry, and still reflects', async () => {
+    const sandbox = await sandboxWith({ 'app.py': BROKEN });
+    const model = new ScriptedModel([
+      fix('try', [wrongEdit]),
+      decide(false, 'needs a network service'),
+      reflect(),
+    ]);
+    const result = await runLoop({ task, limits: limits(), model, sandbox });
+    expect(result.outcome).toBe('declined');
+    expect(result.reason).toBe('needs a network service');
+    expect(result.attempts).toBe(1);
+    expect(types(result.events).slice(-5)).toEqual([
+      'model:retry-decision',
+      'retry-decided',
+      'model:reflect',
+      'reflected',
+      'finished',
+    ]);
+  });
+
+  it('stops at the attempt limit without asking for a pointless decision', async () => {
+    const sandbox = await sandboxWith({ 'app.py': BROKEN });
+    const model = new ScriptedModel([
+      fix('one', [wrongEdit]),
+      decide(true, 'again'),
+      fix('two', [{ path: 'app.py', search: 'print(greting)', replace: 'print(gretting)' }]),
+      reflect(),
+    ]);
+    const result = await runLoop({ task, limits: limits({ maxAttempts: 2 }), model, sandbox });
+    expect(result.outcome).toBe('not-fixed');
+    expect(result.reason).toBe('still failing after 2 attempts');
+    expect(result.attempts).toBe(2);
+    expect(eventsOf(result.events, 'retry-decided')).toHaveLength(1);
+    expect(model.remaining).toBe(0);
+  });
+
+  it('sends edits that do not apply back to the model instead of crashing', async () => {
+    const sandbox = await sandboxWith({ 'app.py': BROKEN });
+    const model = new ScriptedModel([
+      fix('bad search', [
+        { path: 'app.py', search: 'print(greetings)', replace: 'x' },
+        { path: '../etc/passwd', search: '', replace: 'x' },
+      ]),
+      fix('good', [goodEdit]),
+      reflect(),
+    ]);
+    const result = await runLoop({ task, limits: limits(), model, sandbox });
+    expect(result.outcome).toBe('fixed');
+    const [rejected] = eventsOf(result.events, 'edits-rejected');
+    expect(rejected?.problems).toHaveLength(2);
+    expect(rejected?.problems[0]).toMatch(/app\.py: the search text was not found.*print\(greeting\)/);
+    expect(rejected?.problems[1]).toMatch(/leaves the workspace/);
+    expect(model.calls[1]?.messages[1]?.content).toContain('did not apply');
+    expect(eventsOf(result.events, 'executed')).toHaveLength(1);
+  });
+
+  it('treats a command that times out as a failure it can fix', async () => {
+    const sandbox = await sandboxWith({ 'app.py': 'import time\ntime.sleep(30)\n' });
+    const model = new ScriptedModel([
+      fix('remove the sleep', [{ path: 'app.py', search: 'time.sleep(30)', replace: 'pass' }]),
+      reflect(),
+    ]);
+    const result = await runLoop({ task, limits: limits({ commandTimeoutSeconds: 1 }), model, sandbox });
+    const [reproduced] = eventsOf(result.events, 'reproduced');
+    expect(reproduced?.runs[0]).toMatchObject({ exitCode: 124, reason: 'timed out after 1 s' });
+    expect(model.calls[0]?.messages[1]?.content).toContain('exit code 124 (timed out after 1 s)');
+    expect(result.outcome).toBe('fixed');
+  });
+
+  it('tells "cannot reproduce" from "flaky" without changing code', async () => {
+    const passing = await sandboxWith({});
+    const calm = new ScriptedModel([reflect()]);
+    const stable = await runLoop({
+      task: { ...task, command: 'true' },
+      limits: limits(),
+      model: calm,
+      sandbox: passing,
+    });
+    expect(stable.outcome).toBe('cannot-reproduce');
+    expect(eventsOf(stable.events, 'reproduced')[0]?.runs).toHaveLength(3);
+    expect(calm.calls.map((call) => call.purpose)).toEqual(['reflect']);
+
+    const flakySandbox = await sandboxWith({});
+    const flakyCommand = 'n=$(cat count 2>/dev/null || echo 0); echo $((n + 1)) > count; [ "$n" -ne 1 ]';
+    const flaky = await runLoop({
+      task: { ...task, command: flakyCommand },
+      limits: limits(),
+      model: new ScriptedModel([reflect()]),
+      sandbox: flakySandbox,
+    });
+    expect(flaky.outcome).toBe('flaky');
+    expect(eventsOf(flaky.events, 'reproduced')[0]?.runs.map((run) => run.exitCode)).toEqual([0, 1]);
+    expect(flaky.diff).toBe('');
+  });
+
+  it('ends with budget-exhausted when the token budget is used up, and still reflects', async () => {
+    const sandbox = await sandboxWith({ 'app.py': BROKEN });
+    const usage = { promptTokens: 900, completionTokens: 100 };
+    const model = new ScriptedModel([
+      {
+        content: JSON.stringify({ analysis: 'a', edits: [wrongEdit] }),
+        usage: { ...usage, totalTokens: 1000 },
+      },
+      { content: JSON.stringify({ retry: true, reason: 'again' }), usage: { ...usage, totalTokens: 1000 } },
+      reflect(),
+    ]);
+    const result = await runLoop({
+      task,
+      limits: limits({ maxTotalTokens: 1500 }),
+      prices: { inputPerMillion: 2, outputPerMillion: 8 },
+      model,
+      sandbox,
+    });
+    expect(result.outcome).toBe('budget-exhausted');
+    expect(result.reason).toMatch(/token budget used up \(2000 of 1500 tokens\)/);
+    expect(types(result.events)).toContain('retry-decided');
+    expect(result.attempts, JSON.stringify(types(result.events))).toBe(1);
+    expect(result.reflection).toEqual(reflection);
+    const costs = eventsOf(result.events, 'model-responded').map((event) => event.costUsd);
+    expect(costs[0]).toBeCloseTo((900 * 2 + 100 * 8) / 1e6, 10);
+  });
+
+  it('repairs invalid structured output once, and gives up with a clear error after that', async () => {
+    const sandbox = await sandboxWith({ 'app.py': BROKEN });
+    const repaired = new ScriptedModel([
+      { content: 'Sure! Here is the fix: edit app.py' },
+      fix('define it', [goodEdit]),
+      reflect(),
+    ]);
+    const result = await runLoop({ task, limits: limits(), model: repaired, sandbox });
+    expect(result.outcome).toBe('fixed');
+    expect(repaired.calls.map((call) => call.purpose)).toEqual(['generate', 'repair', 'reflect']);
+    expect(repaired.calls[1]?.messages.at(-1)?.content).toMatch(/not usable[\s\S]*JSON Schema/);
+
+    const other = await sandboxWith({ 'app.py': BROKEN });
+    const hopeless = new ScriptedModel([
+      { content: '{"analysis": 1}' },
+      { content: 'still nothing' },
+      reflect(),
+    ]);
+    const failed = await runLoop({ task, limits: limits(), model: hopeless, sandbox: other });
+    expect(failed.outcome).toBe('error');
+    expect(failed.reason).toContain(new InvalidModelOutputError('generate', '', '').message.split(':')[0]);
+    expect(failed.reflection).toEqual(reflection);
+  });
+
+  it('ends with error and no reflection when the model API keeps failing', async () => {
+    const sandbox = await sandboxWith({ 'app.py': BROKEN });
+    const model = new ScriptedModel([
+      new ModelApiError('the model server did not answer after 5 tries', { status: 503, retryable: true }),
+    ]);
+    const result = await runLoop({ task, limits: limits(), model, sandbox });
+    expect(result.outcome).toBe('error');
+    expect(result.reason).toContain('did not answer after 5 tries');
+    expect(result.reflection).toBeNull();
+    expect(model.calls).toHaveLength(1);
+  });
+
+  it('is cancelled while the model thinks, and while the command runs', async () => {
+    const thinking = await sandboxWith({ 'app.py': BROKEN });
+    const controller = new AbortController();
+    const slow = new ScriptedModel([{ ...fix('slow', [goodEdit]), delayMs: 10_000 } as never]);
+    setTimeout(() => controller.abort(), 300);
+    const cancelled = await runLoop({
+      task,
+      limits: limits(),
+      model: slow,
+      sandbox: thinking,
+      signal: controller.signal,
+    });
+    expect(cancelled.outcome).toBe('cancelled');
+    expect(cancelled.durationMs).toBeLessThan(5000);
+    expect(types(cancelled.events).at(-1)).toBe('finished');
+    expect(types(cancelled.events)).not.toContain('reflected');
+
+    const running = await sandboxWith({ 'run.sh': 'exit 1\n' });
+    const stop = new AbortController();
+    const model = new ScriptedModel([
+      fix('wait', [{ path: 'run.sh', search: 'exit 1', replace: 'sleep 30' }]),
+    ]);
+    const result = await runLoop({
+      task: { description: 'run.sh fails', command: 'bash run.sh' },
+      limits: limits(),
+      model,
+      sandbox: running,
+      signal: stop.signal,
+      emit: (event) => {
+        if (event.type === 'edits-applied') setTimeout(() => stop.abort(), 300);
+      },
+    });
+    expect(result.outcome).toBe('cancelled');
+    expect(result.reason).toBe('the job was cancelled');
+    expect(result.durationMs).toBeLessThan(10_000);
+    expect(result.diff).toContain('+sleep 30');
+  });
+
+  it('lets the model read the workspace with a bounded number of tool calls', async () => {
+    const sandbox = await sandboxWith({ 'app.py': BROKEN, 'lib/util.py': 'GREETING = "hi"\n' });
+    const model = new ScriptedModel([
+      ScriptedModel.toolCall('search_text', { text: 'GREETING' }),
+      ScriptedModel.toolCall('read_file', { path: 'app.py', startLine: 2, endLine: 2 }),
+      fix('use it', [goodEdit]),
+      reflect(),
+    ]);
+    const result = await runLoop({ task, limits: limits({ maxToolCallsPerAttempt: 1 }), model, sandbox });
+    const calls = eventsOf(result.events, 'tool-called');
+    expect(calls.map((call) => [call.name, call.ok])).toEqual([['search_text', true]]);
+    expect(calls[0]?.result).toContain('lib/util.py:1:GREETING = "hi"');
+    // The second tool call exceeded the limit: it got an error answer and tools were no longer offered.
+    expect(model.calls[1]?.tools).toBeUndefined();
+    const toolAnswers = model.calls[2]?.messages.filter((message) => message.role === 'tool') ?? [];
+    expect(toolAnswers.at(-1)?.content).toMatch(/no tool calls are left/);
+    expect(result.outcome).toBe('fixed');
+  });
+
+  it('keeps every prompt within the token budget however large the output', async () => {
+    const sandbox = await sandboxWith({
+      'noisy.sh': 'head -c 5000000 /dev/zero | tr "\\0" x | fold -w 100; echo "Error: boom" >&2; exit 1\n',
+    });
+    const attempts = 4;
+    const answers = [];
+    for (let index = 1; index <= attempts; index++) {
+      answers.push(
+        fix(`attempt ${index}`, [{ path: `note${index}.txt`, search: '', replace: 'x'.repeat(20_000) }]),
+      );
+      if (index < attempts) answers.push(decide(true, 'again'));
+    }
+    answers.push(reflect());
+    const model = new ScriptedModel(answers);
+    const budget = 8000;
+    const result = await runLoop({
+      task: { description: 'noisy fails', command: 'bash noisy.sh' },
+      limits: limits({ maxAttempts: attempts, promptTokenBudget: budget }),
+      model,
+      sandbox,
+    });
+    expect(result.outcome).toBe('not-fixed');
+    for (const event of eventsOf(result.events, 'model-responded')) {
+      expect(event.promptTokensEstimate).toBeLessThanOrEqual(budget);
+    }
+    expect(model.calls.at(-2)?.messages[1]?.content).toContain('Error: boom');
+  });
+});
