@@ -32,17 +32,17 @@ export type SandboxConfigInput = z.input<typeof sandboxConfigSchema>;
 
 /** Environment variable for each setting; unset variables keep the default. */
 export const sandboxEnvironment = {
-  kind: 'SELFDEBUG_SANDBOX',
-  image: 'SELFDEBUG_SANDBOX_IMAGE',
-  user: 'SELFDEBUG_SANDBOX_USER',
-  workdir: 'SELFDEBUG_SANDBOX_WORKDIR',
-  network: 'SELFDEBUG_SANDBOX_NETWORK',
-  memoryMb: 'SELFDEBUG_SANDBOX_MEMORY_MB',
-  cpus: 'SELFDEBUG_SANDBOX_CPUS',
-  pidsLimit: 'SELFDEBUG_SANDBOX_PIDS_LIMIT',
-  readOnlyRootFilesystem: 'SELFDEBUG_SANDBOX_READ_ONLY_ROOT',
-  tmpSizeMb: 'SELFDEBUG_SANDBOX_TMP_MB',
-  commandTimeoutSeconds: 'SELFDEBUG_SANDBOX_TIMEOUT_SECONDS',
-  maxOutputBytes: 'SELFDEBUG_SANDBOX_MAX_OUTPUT_BYTES',
-  maxCopyOutMb: 'SELFDEBUG_SANDBOX_MAX_COPY_OUT_MB',
-} as const satisfies Record<keyof SandboxConfig, string>;
+  kind: ['SELFDEBUG_SANDBOX'],
+  image: ['SELFDEBUG_SANDBOX_IMAGE'],
+  user: ['SELFDEBUG_SANDBOX_USER'],
+  workdir: ['SELFDEBUG_SANDBOX_WORKDIR'],
+  network: ['SELFDEBUG_SANDBOX_NETWORK'],
+  memoryMb: ['SELFDEBUG_SANDBOX_MEMORY_MB'],
+  cpus: ['SELFDEBUG_SANDBOX_CPUS'],
+  pidsLimit: ['SELFDEBUG_SANDBOX_PIDS_LIMIT'],
+  readOnlyRootFilesystem: ['SELFDEBUG_SANDBOX_READ_ONLY_ROOT'],
+  tmpSizeMb: ['SELFDEBUG_SANDBOX_TMP_MB'],
+  commandTimeoutSeconds: ['SELFDEBUG_SANDBOX_TIMEOUT_SECONDS'],
+  maxOutputBytes: ['SELFDEBUG_SANDBOX_MAX_OUTPUT_BYTES'],
+  maxCopyOutMb: ['SELFDEBUG_SANDBOX_MAX_COPY_OUT_MB'],
+} as const satisfies Record<keyof SandboxConfig, readonly string[]>;

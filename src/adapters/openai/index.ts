@@ -1,0 +1,17 @@
+import type { ModelConfig } from '../../config/model-config.js';
+import { OpenAIChatModel, type OpenAIChatModelOptions } from './openai-chat-model.js';
+
+export { isLoopbackUrl, PLACEHOLDER_API_KEY } from './api-key.js';
+export { OpenAIChatModel, type OpenAIChatModelOptions } from './openai-chat-model.js';
+export type { Sleep } from './retry-policy.js';
+
+/**
+ * The composition root's way to a LanguageModel. Throws ModelAuthError, naming
+ * the variables to set, when no key is configured for a server that needs one.
+ */
+export function createLanguageModel(
+  config: ModelConfig,
+  options: OpenAIChatModelOptions = {},
+): OpenAIChatModel {
+  return new OpenAIChatModel(config, options);
+}

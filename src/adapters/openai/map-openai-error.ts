@@ -1,0 +1,123 @@
+import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import { apiKeyVariables } from '../../config/model-config.js';
+import { ModelApiError, ModelAuthError, SelfdebugError } from '../../errors/index.js';
+import { isRetryable } from './retry-policy.js';
+
+export interface FailureContext {
+  /** Already stripped of credentials (see displayUrl). */
+  baseUrl: string;
+  model: string;
+  /** HTTP requests made for this call, the failing one included. */
+  tries: number;
+  timeoutSeconds: number;
+  /** Only to blank it out of anything the server echoed back. */
+  apiKey: string;
+}
+
+const SERVER_TEXT_LIMIT = 500;
+
+/** Turns the SDK's failure after our own retries into one of our typed errors. */
+export function mapOpenAIError(error: unknown, context: FailureContext): SelfdebugError {
+  if (error instanceof SelfdebugError) return error;
+  const server = `the model server at ${context.baseUrl}`;
+  const tries = `${context.tries} ${context.tries === 1 ? 'try' : 'tries'}`;
+  const retryable = isRetryable(error);
+
+  if (error instanceof APIConnectionTimeoutError) {
+    return new ModelApiError(
+      `${capitalise(server)} did not answer within ${context.timeoutSeconds} s (${tries}). ` +
+        'Raise SELFDEBUG_MODEL_TIMEOUT_SECONDS for slow models, or check that the server is up.',
+      { cause: error, retryable },
+    );
+  }
+  if (error instanceof APIConnectionError) {
+    return new ModelApiError(
+      `Could not reach ${server} (${connectionReason(error)}) after ${tries}. ` +
+        'Check SELFDEBUG_MODEL_BASE_URL and that the server is running and reachable.',
+      { cause: error, retryable },
+    );
+  }
+  if (!(error instanceof APIError) || error.status === undefined) {
+    const message = redact(error instanceof Error ? error.message : String(error), context.apiKey);
+    return new ModelApiError(`Calling ${server} failed: ${message}`, { cause: error, retryable: false });
+  }
+
+  const status = error.status;
+  const said = serverText(error, context.apiKey);
+  const requestId = error.requestID ? ` Request id: ${error.requestID}.` : '';
+  if (status === 401 || status === 403) {
+    // No cause: the SDK error carries the server's words, and some servers quote part of the key.
+    const refusal = status === 401 ? 'refused the API key' : `refused access to model "${context.model}"`;
+    return new ModelAuthError(
+      `${capitalise(server)} ${refusal} (HTTP ${status}${said}).${requestId} ` +
+        `Check the key in ${apiKeyVariables} and that it may use model "${context.model}".`,
+    );
+  }
+  const options = { cause: error, retryable, status };
+  if (status === 429 && retryable) {
+    return new ModelApiError(
+      `${capitalise(server)} was still rate limiting after ${tries} (HTTP 429${said}).${requestId} ` +
+        'Wait and try again, run fewer jobs at once, or raise SELFDEBUG_MODEL_MAX_RETRIES.',
+      options,
+    );
+  }
+  if (status === 429) {
+    return new ModelApiError(
+      `${capitalise(server)} refused the request for quota reasons (HTTP 429${said}).${requestId} ` +
+        `Check the plan and billing of the account behind ${apiKeyVariables}.`,
+      options,
+    );
+  }
+  if (retryable) {
+    return new ModelApiError(
+      `${capitalise(server)} did not answer successfully after ${tries} (last: HTTP ${status}${said}).` +
+        `${requestId} Try again later, or raise SELFDEBUG_MODEL_MAX_RETRIES.`,
+      options,
+    );
+  }
+  if (status === 404) {
+    return new ModelApiError(
+      `${capitalise(server)} answered HTTP 404${said}.${requestId} Check SELFDEBUG_MODEL ("${context.model}") ` +
+        'and SELFDEBUG_MODEL_BASE_URL (it usually ends in /v1).',
+      options,
+    );
+  }
+  return new ModelApiError(
+    `${capitalise(server)} rejected the request (HTTP ${status}${said}).${requestId} ` +
+      `The model "${context.model}" may lack a feature selfdebug uses (tools, JSON output); try another SELFDEBUG_MODEL.`,
+    options,
+  );
+}
+
+/** The SDK prefixes its message with the status; the rest is the server's own words. */
+function serverText(error: APIError, apiKey: string): string {
+  const text = error.message
+    .replace(/^\d{3}\s*/, '')
+    .replace(/^status code \(no body\)$/, '')
+    .trim();
+  if (text === '') return '';
+  const cut = text.length > SERVER_TEXT_LIMIT ? `${text.slice(0, SERVER_TEXT_LIMIT)}…` : text;
+  return `: ${redact(cut, apiKey)}`;
+}
+
+/** Blanks the configured key and anything shaped like an OpenAI-style key, even masked. */
+export function redact(text: string, apiKey: string): string {
+  const withoutKey = apiKey.length >= 4 ? text.replaceAll(apiKey, '[redacted]') : text;
+  return withoutKey.replace(/\bsk-[A-Za-z0-9_*.-]{4,}/g, '[redacted]');
+}
+
+/** undici hides the useful part (ECONNREFUSED, "bad port") a cause or two down. */
+function connectionReason(error: APIConnectionError): string {
+  let reason = 'connection error';
+  let current: unknown = error.cause;
+  for (let depth = 0; depth < 4 && current instanceof Object; depth++) {
+    if ('code' in current && typeof current.code === 'string' && current.code !== '') return current.code;
+    if (current instanceof Error && current.message !== '') reason = current.message;
+    current = 'cause' in current ? current.cause : undefined;
+  }
+  return reason;
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -1,0 +1,30 @@
+import type { LanguageModel, ModelRequest, ModelResponse } from './language-model.js';
+import type { ReplayFile } from './replay-file.js';
+
+/** Wraps a model and keeps its answers in the replay-file format, for `--record`. */
+export class RecordingModel implements LanguageModel {
+  private readonly responses: ReplayFile['responses'] = [];
+
+  constructor(private readonly inner: LanguageModel) {}
+
+  get model(): string {
+    return this.inner.model;
+  }
+
+  async complete(request: ModelRequest): Promise<ModelResponse> {
+    const response = await this.inner.complete(request);
+    this.responses.push({
+      purpose: request.purpose,
+      content: response.content,
+      ...(response.toolCalls.length > 0
+        ? { toolCalls: response.toolCalls.map((call) => ({ name: call.name, arguments: call.arguments })) }
+        : {}),
+      usage: response.usage,
+    });
+    return response;
+  }
+
+  replayFile(): ReplayFile {
+    return { model: this.inner.model, responses: [...this.responses] };
+  }
+}
