@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
+import { benchContext } from './context.js';
 import { benchSandbox } from './sandbox.js';
 
 /**
@@ -7,7 +8,7 @@ import { benchSandbox } from './sandbox.js';
  * they assert nothing. Figures on this 2-core machine are noisy: compare
  * rows of one run (each has its baseline beside it), not runs across days.
  */
-const benches: Record<string, () => Promise<string>> = { sandbox: benchSandbox };
+const benches: Record<string, () => Promise<string>> = { sandbox: benchSandbox, context: benchContext };
 
 const only = process.argv.slice(2);
 const sections: string[] = [];
