@@ -8,5 +8,5 @@ import { LocalSandboxProvider } from './local/local-sandbox-provider.js';
 export function createSandboxProvider(config: SandboxConfig, logger?: Logger): SandboxProvider {
   return config.kind === 'local'
     ? new LocalSandboxProvider(config, logger)
-    : new DockerSandboxProvider(config);
+    : new DockerSandboxProvider(config, undefined, logger);
 }
