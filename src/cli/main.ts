@@ -13,6 +13,10 @@ export interface RunOptions {
   stderr: OutputStream;
   /** The `doctor` check; tests pass their own so they need no Docker engine. */
   checkSandbox?: () => Promise<void>;
+  /** Where settings come from; process.env unless a test passes its own. */
+  env?: Record<string, string | undefined>;
+  /** Whether stdout is a terminal (colors, spinner); false unless the entry point says so. */
+  isTTY?: boolean;
 }
 
 /** Runs one CLI invocation and returns its exit code: 0 done, 1 failed, 2 misused. */
@@ -27,6 +31,16 @@ export async function run(argv: readonly string[], options: RunOptions): Promise
       return 0;
     case 'doctor':
       return doctor(options);
+    case 'fix': {
+      // Loaded on demand so `help` and `--version` never load the loop, Docker or OpenAI clients.
+      const { runFix } = await import('./fix-command.js');
+      return runFix(request.argv, {
+        stdout: options.stdout,
+        stderr: options.stderr,
+        env: options.env ?? process.env,
+        isTTY: options.isTTY ?? false,
+      });
+    }
     case 'usage-error':
       options.stderr.write(`selfdebug: ${request.message}\nRun "selfdebug help" for usage.\n`);
       return 2;
@@ -73,5 +87,9 @@ function isEntryPoint(): boolean {
 }
 
 if (isEntryPoint()) {
-  process.exitCode = await run(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr });
+  process.exitCode = await run(process.argv.slice(2), {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    isTTY: process.stdout.isTTY === true,
+  });
 }

@@ -1,11 +1,13 @@
 import { parseArgs } from 'node:util';
 
-export const CLI_COMMANDS = ['help', 'doctor'] as const;
+export const CLI_COMMANDS = ['help', 'doctor', 'fix'] as const;
 
 export type CliRequest =
   | { kind: 'help' }
   | { kind: 'version' }
   | { kind: 'doctor' }
+  /** `fix` reads its own options: `argv` is everything after the word "fix". */
+  | { kind: 'fix'; argv: string[] }
   /** The person typed something we cannot run; `message` says what and lists what we can. */
   | { kind: 'usage-error'; message: string };
 
@@ -13,6 +15,8 @@ export const USAGE = [
   'Usage: selfdebug <command> [options]',
   '',
   'Commands:',
+  '  fix          Debug a failing command in a local folder: selfdebug fix --command "npm test"',
+  '               (selfdebug fix --help lists its options)',
   '  doctor       Check that the Docker engine answers and has the sandbox image',
   '  help         Show this help',
   '',
@@ -30,6 +34,8 @@ const OPTIONS = {
 
 /** Turns argv (without node and the script) into what to run; never throws and never prints. */
 export function parseArguments(argv: readonly string[]): CliRequest {
+  // Before the general parse, which would take fix's own options for unknown ones.
+  if (argv[0] === 'fix') return { kind: 'fix', argv: argv.slice(1) };
   // Lenient parsing plus our own check: strict mode's errors are long and only a message string.
   const { values, positionals, tokens } = parseArgs({
     args: [...argv],

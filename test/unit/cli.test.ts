@@ -39,7 +39,7 @@ describe('parseArguments', () => {
     const request = parseArguments(['frobnicate']);
     expect(request.kind).toBe('usage-error');
     expect(request.kind === 'usage-error' && request.message).toBe(
-      'Unknown command "frobnicate". Valid commands: help, doctor (options: --help, --version).',
+      'Unknown command "frobnicate". Valid commands: help, doctor, fix (options: --help, --version).',
     );
   });
 
@@ -76,7 +76,7 @@ describe('run', () => {
     expect(result.exitCode).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('Unknown command "frobnicate"');
-    expect(result.stderr).toContain('Valid commands: help, doctor');
+    expect(result.stderr).toContain('Valid commands: help, doctor, fix');
   });
 
   it('prints ok and exits 0 when the sandbox check passes', async () => {
@@ -116,7 +116,7 @@ describe('the selfdebug executable', () => {
   it('sets exit code 2 for an unknown command', async () => {
     await expect(runSource(['frobnicate'])).rejects.toMatchObject({
       code: 2,
-      stderr: expect.stringContaining('Valid commands: help, doctor'),
+      stderr: expect.stringContaining('Valid commands: help, doctor, fix'),
     });
   });
 });

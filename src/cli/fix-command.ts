@@ -1,0 +1,199 @@
+import { chmod, mkdir, stat, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { JOB_LABEL } from '../adapters/docker/labels.js';
+import { createSandboxProvider } from '../adapters/sandbox-provider.js';
+import type { Environment } from '../config/read-environment.js';
+import { ConfigError } from '../errors/config-errors.js';
+import { ModelAuthError } from '../errors/model-errors.js';
+import { EngineUnreachableError, ImageNotFoundError } from '../errors/sandbox-errors.js';
+import { type LoopResult, runLoop } from '../loop/run-loop.js';
+import type { LanguageModel } from '../model/language-model.js';
+import { RecordingModel } from '../model/recording-model.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
+import { withSandbox } from '../sandbox/with-sandbox.js';
+import { FIX_USAGE, type FixOptions, parseFixOptions, UsageError } from './fix-options.js';
+import { FixProgress } from './fix-progress.js';
+import { createModel, type FixSettings, resolveSettings } from './fix-settings.js';
+import type { OutputStream } from './main.js';
+
+export interface FixIO {
+  stdout: OutputStream;
+  stderr: OutputStream;
+  env: Environment;
+  /** Whether stdout is a terminal: colors (unless NO_COLOR) and a spinner. */
+  isTTY: boolean;
+}
+
+export const EXIT_FIXED = 0;
+export const EXIT_NOT_FIXED = 1;
+export const EXIT_USAGE = 2;
+export const EXIT_CANCELLED = 130;
+
+/**
+ * `selfdebug fix`: runs the self-debugging loop on a local folder and writes
+ * the fix back only when the command passes. Returns the exit code: 0 fixed,
+ * 1 any other outcome, 2 usage or configuration problems, 130 cancelled.
+ */
+export async function runFix(argv: readonly string[], io: FixIO): Promise<number> {
+  const controller = new AbortController();
+  const jobId = `cli-${Date.now()}`;
+  const stopListening = listenForInterrupts(controller, jobId, io.stderr);
+  let progress: FixProgress | undefined;
+  try {
+    const request = parseFixOptions(argv);
+    if (request.kind === 'help') {
+      io.stdout.write(`${FIX_USAGE}\n`);
+      return 0;
+    }
+    const options = request.options;
+    const dir = await existingDirectory(options.dir);
+    const settings = resolveSettings(options, io.env);
+    const model = await createModel(options, settings.model);
+    const recorder = options.record === undefined ? undefined : new RecordingModel(model);
+    progress = new FixProgress(io.stdout, {
+      isTTY: io.isTTY,
+      color: !io.env.NO_COLOR,
+      showCost: settings.prices.inputPerMillion > 0 || settings.prices.outputPerMillion > 0,
+    });
+    const view = progress;
+    try {
+      const run = { options, settings, dir, jobId, model: recorder ?? model, progress: view };
+      return await runInSandbox(run, controller.signal);
+    } finally {
+      if (recorder && options.record !== undefined) {
+        await writeFile(options.record, `${JSON.stringify(recorder.replayFile(), null, 2)}\n`);
+        view.note(
+          `Recorded the model's answers in ${options.record}; rerun with --replay ${options.record}.`,
+        );
+      }
+    }
+  } catch (error) {
+    progress?.stop();
+    if (controller.signal.aborted) {
+      io.stderr.write('Cancelled.\n');
+      return EXIT_CANCELLED;
+    }
+    io.stderr.write(`selfdebug fix: ${error instanceof Error ? error.message : String(error)}\n`);
+    return isSetupProblem(error) ? EXIT_USAGE : EXIT_NOT_FIXED;
+  } finally {
+    progress?.stop();
+    stopListening();
+  }
+}
+
+interface FixRun {
+  options: FixOptions;
+  settings: FixSettings;
+  /** Absolute. */
+  dir: string;
+  jobId: string;
+  model: LanguageModel;
+  progress: FixProgress;
+}
+
+async function runInSandbox(run: FixRun, signal: AbortSignal): Promise<number> {
+  const { options, settings, dir, model, progress } = run;
+  const provider = createSandboxProvider(settings.sandbox);
+  return withSandbox(provider, { jobId: run.jobId, workspace: dir, signal }, async (sandbox) => {
+    const result = await runLoop({
+      task: {
+        description: options.description,
+        command: options.command,
+        setupCommands: options.setup,
+      },
+      limits: settings.limits,
+      model,
+      sandbox,
+      prices: settings.prices,
+      emit: progress.sink,
+      signal,
+    });
+    if (result.outcome === 'cancelled') return EXIT_CANCELLED;
+    if (result.outcome !== 'fixed') {
+      const patch = options.patch === undefined ? '' : ` No patch written to ${options.patch}.`;
+      progress.note(`Left ${dir} untouched: only a fix that makes the command pass is kept.${patch}`);
+      return EXIT_NOT_FIXED;
+    }
+    await deliver(result, options, dir, sandbox, progress);
+    return EXIT_FIXED;
+  });
+}
+
+/** The fix goes out as a patch file, or as the changed files only (never the command's build outputs). */
+async function deliver(
+  result: LoopResult,
+  options: FixOptions,
+  dir: string,
+  sandbox: Sandbox,
+  progress: FixProgress,
+): Promise<void> {
+  if (options.patch !== undefined) {
+    await writeFile(options.patch, result.diff);
+    progress.note(
+      `Wrote the fix to ${options.patch}; apply it with \`git apply ${resolve(options.patch)}\` in ${dir}.`,
+    );
+    return;
+  }
+  const written: string[] = [];
+  for (const path of result.changedFiles) {
+    const target = resolve(dir, path);
+    const inside = relative(dir, target);
+    if (inside.startsWith('..') || isAbsolute(inside)) continue;
+    const file = await sandbox.readFile(path);
+    if (file === null) {
+      progress.note(`Skipped ${path}: it is no longer in the sandbox, so your copy was kept.`);
+      continue;
+    }
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, file.content, { mode: file.mode });
+    await chmod(target, file.mode);
+    written.push(path);
+  }
+  const list = written.length === 0 ? 'no files' : written.join(', ');
+  progress.note(`Wrote the fix to ${dir}: ${list}. Review it with \`git diff\`.`);
+}
+
+async function existingDirectory(dir: string): Promise<string> {
+  const absolute = resolve(dir);
+  const isDirectory = await stat(absolute).then(
+    (info) => info.isDirectory(),
+    () => false,
+  );
+  if (!isDirectory) {
+    throw new UsageError(`--dir "${dir}" is not a folder. Give the folder that holds the code to fix.`);
+  }
+  return absolute;
+}
+
+/** Problems the person fixes before running again, as opposed to a run that did not work out. */
+function isSetupProblem(error: unknown): boolean {
+  return (
+    error instanceof UsageError ||
+    error instanceof ConfigError ||
+    error instanceof ModelAuthError ||
+    error instanceof EngineUnreachableError ||
+    error instanceof ImageNotFoundError
+  );
+}
+
+/**
+ * The first Ctrl-C cancels the run (the command is killed and the sandbox
+ * removed); a second one exits at once, for a sandbox that will not go.
+ */
+function listenForInterrupts(controller: AbortController, jobId: string, stderr: OutputStream): () => void {
+  const onInterrupt = () => {
+    if (controller.signal.aborted) {
+      stderr.write(
+        '\nStopped at once. If a sandbox container is left behind, remove it with\n' +
+          `  docker rm -f $(docker ps -aq --filter label=${JOB_LABEL}=${jobId})\n`,
+      );
+      process.exit(EXIT_CANCELLED);
+    }
+    stderr.write(
+      '\nCancelling: stopping the command and removing the sandbox (Ctrl-C again to quit at once)…\n',
+    );
+    controller.abort(new Error('cancelled by Ctrl-C'));
+  };
+  process.on('SIGINT', onInterrupt);
+  return () => process.off('SIGINT', onInterrupt);
+}

@@ -1,0 +1,426 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { access, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { describeWithDocker, TEST_IMAGE } from '../helpers/docker.js';
+import { type FakeOpenAIServer, startFakeOpenAIServer } from '../helpers/fake-openai-server.js';
+import { useTempDirs } from '../helpers/temp-dir.js';
+
+/**
+ * `selfdebug fix` end to end: the real CLI as a child process (node + tsx on
+ * the source), a real sandbox, a real broken Python script, and a fake
+ * OpenAI-compatible server on 127.0.0.1, the only network target.
+ */
+
+const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+const BROKEN_STATS =
+  'from numbers_data import load_numbers\n\nvalues = load_numbers()\nprint(f"mean: {statistics.mean(values)}")\n';
+// A second module, so Python writes __pycache__ in the sandbox: it must not come back into the folder.
+const NUMBERS_DATA = 'def load_numbers():\n    return [1, 2, 3, 4]\n';
+const FIXED_STATS = `import statistics\n${BROKEN_STATS}`;
+
+const fixProposal = {
+  analysis: 'stats.py calls statistics.mean but never imports the statistics module.',
+  edits: [
+    {
+      path: 'stats.py',
+      search: 'from numbers_data import load_numbers\n',
+      replace: 'import statistics\nfrom numbers_data import load_numbers\n',
+    },
+  ],
+};
+const reflection = {
+  summary: 'Imported the statistics module in stats.py',
+  rootCause: 'statistics.mean was used without importing statistics',
+  changes: 'Added `import statistics` at the top of stats.py',
+  confidence: 'high',
+  risks: [],
+};
+
+/** Only what a shell and the Docker client need: no API keys or model URLs of this machine leak in. */
+function cleanEnvironment(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of [
+    'PATH',
+    'HOME',
+    'LANG',
+    'TZ',
+    'TMPDIR',
+    'DOCKER_HOST',
+    'DOCKER_TLS_VERIFY',
+    'DOCKER_CERT_PATH',
+  ]) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  // Fail fast instead of backing off if the fake server is ever asked something it has no answer for.
+  return { ...env, SELFDEBUG_MODEL_MAX_RETRIES: '0', SELFDEBUG_MODEL_TIMEOUT_SECONDS: '20', ...extra };
+}
+
+/** The parts of a chat completion request the tests look at. */
+interface ChatBody {
+  response_format?: { type: string; json_schema?: { name: string } };
+  tools?: { function: { name: string } }[];
+  messages?: unknown[];
+}
+
+interface CliResult {
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+interface StartedCli {
+  child: ChildProcess;
+  result: Promise<CliResult>;
+  /** Resolves once stdout contains `text`. */
+  waitForOutput(text: string): Promise<void>;
+}
+
+function startCli(args: string[], env: Record<string, string>): StartedCli {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'fix', ...args], {
+    cwd: projectRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const waiters: { text: string; resolve: () => void }[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8');
+    for (const waiter of waiters.filter((entry) => stdout.includes(entry.text))) waiter.resolve();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  const result = new Promise<CliResult>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (exitCode) => resolve({ exitCode, stdout, stderr }));
+  });
+  return {
+    child,
+    result,
+    waitForOutput: (text) =>
+      new Promise((resolve) => {
+        if (stdout.includes(text)) resolve();
+        else waiters.push({ text, resolve });
+      }),
+  };
+}
+
+function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
+  return startCli(args, env).result;
+}
+
+async function listFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true });
+  return entries.map(String).sort();
+}
+
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
+
+describe('selfdebug fix (local sandbox)', () => {
+  const tempDir = useTempDirs();
+  let server: FakeOpenAIServer | undefined;
+
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  async function brokenProject(): Promise<string> {
+    const dir = await tempDir('selfdebug-e2e-project-');
+    await writeFile(join(dir, 'stats.py'), BROKEN_STATS);
+    await writeFile(join(dir, 'numbers_data.py'), NUMBERS_DATA);
+    return dir;
+  }
+
+  it('fixes a broken script through an OpenAI-compatible server and writes back only the changed file', async () => {
+    server = await startFakeOpenAIServer([{ json: fixProposal }, { json: reflection }]);
+    const dir = await brokenProject();
+    const result = await runCli(
+      ['--command', 'python3 stats.py', '--dir', dir, '--sandbox', 'local', '--base-url', server.url],
+      cleanEnvironment({ SELFDEBUG_MODEL_API_KEY: 'test-key' }),
+    );
+
+    expect(result.stderr).not.toContain('selfdebug fix:');
+    expect(result.exitCode).toBe(0);
+    expect(await readFile(join(dir, 'stats.py'), 'utf8')).toBe(FIXED_STATS);
+    expect(await readFile(join(dir, 'numbers_data.py'), 'utf8')).toBe(NUMBERS_DATA);
+    expect(await listFiles(dir)).toEqual(['numbers_data.py', 'stats.py']);
+
+    expect(result.stdout).toContain('reproduce: failing: exit 1');
+    expect(result.stdout).toContain("NameError: name 'statistics' is not defined");
+    expect(result.stdout).toContain('attempt 1 of 5');
+    expect(result.stdout).toContain(`analysis: ${fixProposal.analysis}`);
+    expect(result.stdout).toContain('    +import statistics');
+    expect(result.stdout).toContain('    │ mean: 2.5');
+    expect(result.stdout).toContain(`reflection: ${reflection.summary}`);
+    expect(result.stdout).toMatch(/✔ fixed: the command passed on attempt 1 \(1 attempt, 240 tokens, /);
+    expect(result.stdout).toContain(`Wrote the fix to ${dir}: stats.py.`);
+    expect(result.stdout).not.toContain('\x1b[');
+
+    expect(server.remaining).toBe(0);
+    expect(server.requests).toHaveLength(2);
+    const [generate, reflect] = server.requests.map((request) => request.body as ChatBody);
+    for (const request of server.requests) {
+      expect(request).toMatchObject({ method: 'POST', path: '/v1/chat/completions' });
+      expect(request.headers.authorization).toBe('Bearer test-key');
+    }
+    expect(generate?.response_format).toMatchObject({
+      type: 'json_schema',
+      json_schema: { name: 'fix_proposal' },
+    });
+    expect(generate?.tools?.map((tool) => tool.function.name)).toContain('read_file');
+    expect(JSON.stringify(generate?.messages)).toContain('python3 stats.py');
+    expect(reflect?.response_format).toMatchObject({
+      type: 'json_schema',
+      json_schema: { name: 'reflection' },
+    });
+  });
+
+  it('fixes it from a hand-written replay file, with no server and no API key', async () => {
+    const dir = await brokenProject();
+    const files = await tempDir('selfdebug-e2e-files-');
+    const replay = join(files, 'session.json');
+    await writeFile(
+      replay,
+      JSON.stringify({
+        model: 'hand-written',
+        responses: [
+          { purpose: 'generate', toolCalls: [{ name: 'read_file', arguments: { path: 'stats.py' } }] },
+          { purpose: 'generate', json: fixProposal },
+          { purpose: 'reflect', json: reflection },
+        ],
+      }),
+    );
+    const result = await runCli(
+      ['--command', 'python3 stats.py', '--dir', dir, '--sandbox', 'local', '--replay', replay],
+      cleanEnvironment(),
+    );
+
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain('with hand-written');
+    expect(result.stdout).toContain('tool read_file path=stats.py');
+    expect(await readFile(join(dir, 'stats.py'), 'utf8')).toBe(FIXED_STATS);
+    expect(await listFiles(dir)).toEqual(['numbers_data.py', 'stats.py']);
+  });
+
+  it('records a session with --record that --replay plays back on a fresh copy', async () => {
+    server = await startFakeOpenAIServer([{ json: fixProposal }, { json: reflection }]);
+    const files = await tempDir('selfdebug-e2e-files-');
+    const recording = join(files, 'recorded.json');
+    const first = await runCli(
+      [
+        ...['--command', 'python3 stats.py', '--dir', await brokenProject(), '--sandbox', 'local'],
+        ...['--base-url', server.url, '--record', recording],
+      ],
+      cleanEnvironment({ SELFDEBUG_MODEL_API_KEY: 'test-key' }),
+    );
+    expect(first.exitCode).toBe(0);
+    expect(first.stdout).toContain(`Recorded the model's answers in ${recording}`);
+    const recorded = JSON.parse(await readFile(recording, 'utf8'));
+    expect(recorded.responses.map((entry: { purpose: string }) => entry.purpose)).toEqual([
+      'generate',
+      'reflect',
+    ]);
+
+    const dir = await brokenProject();
+    const second = await runCli(
+      ['--command', 'python3 stats.py', '--dir', dir, '--sandbox', 'local', '--replay', recording],
+      cleanEnvironment(),
+    );
+    expect(second.exitCode).toBe(0);
+    expect(await readFile(join(dir, 'stats.py'), 'utf8')).toBe(FIXED_STATS);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('writes a patch with --patch and leaves the folder untouched', async () => {
+    server = await startFakeOpenAIServer([{ json: fixProposal }, { json: reflection }]);
+    const dir = await brokenProject();
+    const patch = join(await tempDir('selfdebug-e2e-files-'), 'out.diff');
+    const result = await runCli(
+      [
+        ...['--command', 'python3 stats.py', '--dir', dir, '--sandbox', 'local'],
+        ...['--base-url', server.url, '--patch', patch],
+      ],
+      cleanEnvironment({ SELFDEBUG_MODEL_API_KEY: 'test-key' }),
+    );
+
+    expect(result.exitCode).toBe(0);
+    expect(await readFile(join(dir, 'stats.py'), 'utf8')).toBe(BROKEN_STATS);
+    expect(await listFiles(dir)).toEqual(['numbers_data.py', 'stats.py']);
+    const diff = await readFile(patch, 'utf8');
+    expect(diff).toContain('--- a/stats.py\n+++ b/stats.py\n');
+    expect(diff).toContain('+import statistics\n');
+    expect(result.stdout).toContain(`Wrote the fix to ${patch}; apply it with \`git apply ${patch}\``);
+
+    // The patch is usable as it stands: git applies it and the script then passes.
+    await promisify(execFile)('git', ['apply', patch], { cwd: dir });
+    expect(await readFile(join(dir, 'stats.py'), 'utf8')).toBe(FIXED_STATS);
+  });
+
+  it('exits 2 and names the key variables when a remote server has no API key', async () => {
+    const dir = await brokenProject();
+    const result = await runCli(
+      [
+        '--command',
+        'python3 stats.py',
+        '--dir',
+        dir,
+        '--sandbox',
+        'local',
+        '--base-url',
+        'https://api.test.invalid/v1',
+      ],
+      cleanEnvironment(),
+    );
+
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('No API key for the model server at https://api.test.invalid/v1');
+    expect(result.stderr).toContain('Set SELFDEBUG_MODEL_API_KEY or OPENAI_API_KEY');
+    expect(result.stdout).toBe('');
+    expect(await readFile(join(dir, 'stats.py'), 'utf8')).toBe(BROKEN_STATS);
+  });
+
+  it('exits 1 and leaves the folder untouched when the model declines to go on', async () => {
+    const noFix = {
+      analysis: 'Maybe the numbers are the problem.',
+      edits: [{ path: 'numbers_data.py', search: '[1, 2, 3, 4]', replace: '[1, 2, 3, 4, 5]' }],
+    };
+    server = await startFakeOpenAIServer([
+      { json: noFix },
+      { json: { retry: false, reason: 'I cannot tell what is wrong; a person should look at it.' } },
+      { json: { ...reflection, summary: 'Not fixed', confidence: 'low' } },
+    ]);
+    const dir = await brokenProject();
+    const patch = join(await tempDir('selfdebug-e2e-files-'), 'out.diff');
+    const result = await runCli(
+      [
+        ...['--command', 'python3 stats.py', '--dir', dir, '--sandbox', 'local'],
+        ...['--base-url', server.url, '--patch', patch],
+      ],
+      cleanEnvironment({ SELFDEBUG_MODEL_API_KEY: 'test-key' }),
+    );
+
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toContain('    +    return [1, 2, 3, 4, 5]');
+    expect(result.stdout).toContain('  retry: no, I cannot tell what is wrong; a person should look at it.');
+    expect(result.stdout).toContain('✖ declined: I cannot tell what is wrong');
+    expect(result.stdout).toContain(`Left ${dir} untouched`);
+    expect(result.stdout).toContain(`No patch written to ${patch}.`);
+    expect(await readFile(join(dir, 'stats.py'), 'utf8')).toBe(BROKEN_STATS);
+    expect(await readFile(join(dir, 'numbers_data.py'), 'utf8')).toBe(NUMBERS_DATA);
+    expect(await listFiles(dir)).toEqual(['numbers_data.py', 'stats.py']);
+    expect(await exists(patch)).toBe(false);
+    expect(server.remaining).toBe(0);
+  });
+
+  it('exits 130 on Ctrl-C, stopping the command and leaving the folder untouched', async () => {
+    const dir = await brokenProject();
+    const replay = join(await tempDir('selfdebug-e2e-files-'), 'session.json');
+    await writeFile(replay, JSON.stringify({ responses: [{ json: fixProposal }] }));
+    const started = Date.now();
+    const cli = startCli(
+      ['--command', 'sleep 30', '--dir', dir, '--sandbox', 'local', '--replay', replay],
+      cleanEnvironment(),
+    );
+    await cli.waitForOutput('Fixing `sleep 30`');
+    cli.child.kill('SIGINT');
+    const result = await cli.result;
+
+    expect(result.exitCode).toBe(130);
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(result.stderr).toContain('Cancelling: stopping the command and removing the sandbox');
+    expect(result.stdout).toContain('✖ cancelled');
+    expect(await listFiles(dir)).toEqual(['numbers_data.py', 'stats.py']);
+    expect(await readFile(join(dir, 'stats.py'), 'utf8')).toBe(BROKEN_STATS);
+  });
+
+  it('exits 2 with what to do when the Docker engine cannot be reached', async () => {
+    const dir = await brokenProject();
+    const result = await runCli(
+      ['--command', 'python3 stats.py', '--dir', dir, '--sandbox', 'docker'],
+      cleanEnvironment({
+        DOCKER_HOST: 'unix:///nonexistent/selfdebug-test.sock',
+        SELFDEBUG_MODEL_API_KEY: 'test-key',
+        // Never reached; set so that even a broken test could only ever talk to this machine.
+        SELFDEBUG_MODEL_BASE_URL: 'http://127.0.0.1:9/v1',
+      }),
+    );
+
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain(
+      'Cannot reach the Docker engine at unix:///nonexistent/selfdebug-test.sock',
+    );
+    expect(result.stderr).toContain('for development without Docker set SELFDEBUG_SANDBOX=local');
+  });
+});
+
+describeWithDocker('selfdebug fix (Docker sandbox)', () => {
+  const tempDir = useTempDirs();
+  let server: FakeOpenAIServer | undefined;
+
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it('fixes the broken script in a container and brings back only the changed file', async () => {
+    server = await startFakeOpenAIServer([{ json: fixProposal }, { json: reflection }]);
+    const dir = await tempDir('selfdebug-e2e-project-');
+    await writeFile(join(dir, 'stats.py'), BROKEN_STATS);
+    await writeFile(join(dir, 'numbers_data.py'), NUMBERS_DATA);
+    const result = await runCli(
+      [
+        ...['--command', 'python3 stats.py', '--dir', dir, '--sandbox', 'docker', '--image', TEST_IMAGE],
+        ...['--base-url', server.url, '--timeout', '60'],
+      ],
+      cleanEnvironment({ SELFDEBUG_MODEL_API_KEY: 'test-key' }),
+    );
+
+    expect(result.stderr).not.toContain('selfdebug fix:');
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain("NameError: name 'statistics' is not defined");
+    expect(result.stdout).toContain('    +import statistics');
+    expect(result.stdout).toContain('✔ fixed');
+    expect(await readFile(join(dir, 'stats.py'), 'utf8')).toBe(FIXED_STATS);
+    expect(await listFiles(dir)).toEqual(['numbers_data.py', 'stats.py']);
+    expect(server.requests.map((request) => request.headers.authorization)).toEqual([
+      'Bearer test-key',
+      'Bearer test-key',
+    ]);
+  });
+
+  it('exits 2 with what to do when the image is missing', async () => {
+    const dir = await tempDir('selfdebug-e2e-project-');
+    await writeFile(join(dir, 'stats.py'), BROKEN_STATS);
+    const result = await runCli(
+      [
+        '--command',
+        'python3 stats.py',
+        '--dir',
+        dir,
+        '--sandbox',
+        'docker',
+        '--image',
+        'selfdebug-absent:none',
+      ],
+      cleanEnvironment({
+        SELFDEBUG_MODEL_API_KEY: 'test-key',
+        SELFDEBUG_MODEL_BASE_URL: 'http://127.0.0.1:9/v1',
+      }),
+    );
+
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('The sandbox image "selfdebug-absent:none" is not on the Docker engine');
+    expect(result.stderr).toContain('SELFDEBUG_SANDBOX_IMAGE');
+  });
+});
