@@ -1,0 +1,87 @@
+/**
+ * What a webhook handler hands to the queue: everything a worker needs to
+ * run the job later, in plain data (it is serialised by durable queues).
+ */
+export interface RepositoryInfo {
+  owner: string;
+  name: string;
+  cloneUrl: string;
+  defaultBranch: string;
+  private: boolean;
+}
+
+/** A ``` block from the issue text, run as the script to fix when no command is given. */
+export interface ScriptBlock {
+  language: string;
+  code: string;
+}
+
+export interface ReviewComment {
+  path: string | null;
+  line: number | null;
+  body: string;
+}
+
+export type JobTrigger =
+  | {
+      kind: 'mention';
+      command: 'fix' | 'explain';
+      issueNumber: number;
+      isPullRequest: boolean;
+      commentId: number | null;
+      /** Issue body and the triggering text, hidden HTML already stripped. */
+      text: string;
+      scriptBlocks: ScriptBlock[];
+    }
+  | {
+      kind: 'workflow-run';
+      runId: number;
+      runAttempt: number;
+      workflowName: string;
+      workflowPath: string;
+      /** The run's head branch: where the fix goes (as a PR against it, or on it when the App owns it). */
+      branch: string;
+      /** Set when the branch is one of the App's own, to cap automatic rounds. */
+      ownPullRequest: number | null;
+    }
+  | {
+      kind: 'review';
+      pullNumber: number;
+      reviewId: number | null;
+      commentId: number | null;
+      branch: string;
+      text: string;
+      comments: ReviewComment[];
+    };
+
+export interface JobOptions {
+  command?: string;
+  maxAttempts?: number;
+  model?: string;
+  timeoutSeconds?: number;
+}
+
+export interface JobRequest {
+  id: string;
+  /** The webhook delivery that asked for it: a delivery enqueues at most one job. */
+  deliveryId: string;
+  /** Identifies the same request seen twice (the same comment, the same failed run attempt). */
+  dedupeKey: string;
+  installationId: number;
+  repository: RepositoryInfo;
+  /** The login that asked (or the run's actor); already checked for write access. */
+  requestedBy: string;
+  headSha: string;
+  /** Where a pull request would go. */
+  baseBranch: string;
+  trigger: JobTrigger;
+  options: JobOptions;
+  createdAt: string;
+}
+
+export interface JobQueue {
+  /** Accepts a job unless one with the same delivery id or dedupe key was accepted before; says which. */
+  enqueue(request: JobRequest): Promise<{ accepted: boolean; jobId: string }>;
+  /** Cancels the running or waiting jobs for an issue or pull request; returns how many. */
+  cancel(match: { repository: string; issueNumber: number }, reason: string): Promise<number>;
+}
