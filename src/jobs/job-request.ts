@@ -71,7 +71,8 @@ export interface JobRequest {
   repository: RepositoryInfo;
   /** The login that asked (or the run's actor); already checked for write access. */
   requestedBy: string;
-  headSha: string;
+  /** The commit to debug; null when the job resolves it on start (an issue mention: the base branch's head). */
+  headSha: string | null;
   /** Where a pull request would go. */
   baseBranch: string;
   trigger: JobTrigger;
@@ -83,5 +84,25 @@ export interface JobQueue {
   /** Accepts a job unless one with the same delivery id or dedupe key was accepted before; says which. */
   enqueue(request: JobRequest): Promise<{ accepted: boolean; jobId: string }>;
   /** Cancels the running or waiting jobs for an issue or pull request; returns how many. */
-  cancel(match: { repository: string; issueNumber: number }, reason: string): Promise<number>;
+  cancel(match: JobMatch, reason: string): Promise<number>;
+  /** The newest request for an issue or pull request, for `retry`. */
+  latest(match: JobMatch): Promise<JobRequest | null>;
+}
+
+/** `repository` is `owner/name`. */
+export interface JobMatch {
+  repository: string;
+  issueNumber: number;
+}
+
+/** The issue or pull request a job reports to, if any. */
+export function issueNumberOf(request: JobRequest): number | null {
+  const { trigger } = request;
+  if (trigger.kind === 'mention') return trigger.issueNumber;
+  if (trigger.kind === 'review') return trigger.pullNumber;
+  return trigger.ownPullRequest;
+}
+
+export function repositoryKey(repository: { owner: string; name: string }): string {
+  return `${repository.owner}/${repository.name}`.toLowerCase();
 }

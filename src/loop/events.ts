@@ -5,6 +5,7 @@ import type { DebugTask, LoopLimits } from './task.js';
 
 export type LoopOutcome =
   | 'fixed'
+  | 'explained'
   | 'not-fixed'
   | 'declined'
   | 'flaky'

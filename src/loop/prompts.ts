@@ -33,6 +33,7 @@ themselves without progress. Otherwise say retry=true and, in the reason, what t
 const REFLECT_SYSTEM = `You are selfdebug, writing the final report on an attempt to fix a failing command.
 Answer with a JSON object: {"summary", "rootCause", "changes", "confidence": "low"|"medium"|"high", "risks": [string]}.
 Be concrete and honest: name files and functions; if it was not fixed, say why and what a person should try next.
+When the outcome is "explained", no fix was attempted: diagnose the cause and say how it could be fixed.
 This text becomes the pull request description and the final comment, read by the repository's maintainers.`;
 
 /** How a prompt's character budget is shared between its parts (the system prompt comes off first). */

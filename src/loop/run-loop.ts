@@ -27,6 +27,8 @@ export interface LoopInput {
   prices?: ModelPrices;
   emit?: EventSink;
   signal?: AbortSignal;
+  /** `explain` reproduces and reflects without attempting a fix (no edits, no PR). */
+  mode?: 'fix' | 'explain';
 }
 
 export interface LoopResult {
@@ -92,7 +94,12 @@ class LoopRun {
       const status = await this.reproduce();
       if (status === 'passing') throw new StopRun('cannot-reproduce', this.passingReason());
       if (status === 'flaky') throw new StopRun('flaky', this.flakyReason());
-      ({ outcome, reason } = await this.attempts());
+      if (this.input.mode === 'explain') {
+        outcome = 'explained';
+        reason = 'reproduced the failure; explaining it without changing code';
+      } else {
+        ({ outcome, reason } = await this.attempts());
+      }
     } catch (error) {
       ({ outcome, reason } = this.classify(error));
       // A model that is down or refuses our key would only fail the reflection too.

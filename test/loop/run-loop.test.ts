@@ -164,6 +164,16 @@ describe('runLoop', () => {
     expect(result.outcome).toBe('fixed');
   });
 
+  it('explains without attempting a fix when asked to', async () => {
+    const sandbox = await sandboxWith({ 'app.py': BROKEN });
+    const model = new ScriptedModel([reflect()]);
+    const result = await runLoop({ task, limits: limits(), model, sandbox, mode: 'explain' });
+    expect(result.outcome).toBe('explained');
+    expect(types(result.events)).toEqual(['started', 'reproduced', 'model:reflect', 'reflected', 'finished']);
+    expect(model.calls[0]?.messages[1]?.content).toContain("name 'greeting' is not defined");
+    expect(result.diff).toBe('');
+  });
+
   it('tells "cannot reproduce" from "flaky" without changing code', async () => {
     const passing = await sandboxWith({});
     const calm = new ScriptedModel([reflect()]);

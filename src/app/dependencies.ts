@@ -1,0 +1,21 @@
+import type { Context } from 'probot';
+import type { CodeHost } from '../code-host/code-host.js';
+import type { JobQueue } from '../jobs/job-request.js';
+
+/** The repository's `.github/selfdebug.yml` as far as handlers need it. */
+export interface HandlerRepoConfig {
+  allowedUsers: readonly string[];
+  workflowRuns: { enabled: boolean; workflows: readonly string[]; branches: readonly string[] };
+}
+
+export type RepoConfigResult = { ok: true; config: HandlerRepoConfig } | { ok: false; message: string };
+
+/** What the webhook handlers need; the composition root (src/index.ts) builds it once. */
+export interface AppDependencies {
+  handle: string;
+  queue: JobQueue;
+  codeHostFor: (context: Context) => CodeHost;
+  repoConfigFor: (context: Context) => Promise<RepoConfigResult>;
+  newJobId: () => string;
+  now: () => Date;
+}

@@ -1,0 +1,56 @@
+import type { Context } from 'probot';
+import { repositoryKey } from '../jobs/job-request.js';
+import { authorize, refusalText } from './authorize.js';
+import { jobRequest } from './build-request.js';
+import type { AppDependencies } from './dependencies.js';
+import { BRANCH_PREFIX } from './handle-workflow-run.js';
+import { stripHiddenText } from './issue-text.js';
+
+/**
+ * A review on a pull request the App opened: its comments become the next
+ * job's task, on the same branch. Approvals and reviews elsewhere are none
+ * of our business.
+ */
+export async function handleReview(
+  context: Context<'pull_request_review.submitted'>,
+  dependencies: AppDependencies,
+): Promise<void> {
+  const { pull_request: pull, review, repository, sender } = context.payload;
+  const ownBranch =
+    pull.head.ref.startsWith(BRANCH_PREFIX) && pull.head.repo?.full_name === repository.full_name;
+  const state = review.state.toLowerCase();
+  if (!ownBranch || (state !== 'changes_requested' && state !== 'commented')) return;
+
+  const host = dependencies.codeHostFor(context);
+  const config = await dependencies.repoConfigFor(context);
+  const authorization = await authorize(
+    host,
+    sender,
+    dependencies.handle,
+    config.ok ? config.config.allowedUsers : [],
+  );
+  if (!authorization.allowed) {
+    if (authorization.reason !== 'automated')
+      await host.createComment(pull.number, refusalText(sender.login, authorization));
+    return;
+  }
+  const key = repositoryKey({ owner: repository.owner.login, name: repository.name });
+  const job = jobRequest(context, dependencies, {
+    repository,
+    requestedBy: sender.login,
+    headSha: pull.head.sha,
+    baseBranch: pull.base.ref,
+    trigger: {
+      kind: 'review',
+      pullNumber: pull.number,
+      reviewId: review.id,
+      commentId: null,
+      branch: pull.head.ref,
+      text: stripHiddenText(review.body ?? ''),
+      comments: [],
+    },
+    dedupeKey: `review:${key}:${review.id}`,
+  });
+  if ((await dependencies.queue.enqueue(job)).accepted)
+    await host.react({ issueNumber: pull.number }, 'eyes');
+}

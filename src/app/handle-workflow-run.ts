@@ -1,0 +1,71 @@
+import type { Context } from 'probot';
+import { repositoryKey } from '../jobs/job-request.js';
+import { jobRequest } from './build-request.js';
+import type { AppDependencies } from './dependencies.js';
+import { matchesAny } from './glob.js';
+
+export const BRANCH_PREFIX = 'selfdebug/';
+
+/**
+ * A failed workflow run, where `.github/selfdebug.yml` enables it for that
+ * workflow and branch. Runs from forks are never picked up: their code would
+ * run near the App's credentials and a fix could not be pushed to the fork.
+ */
+export async function handleWorkflowRun(
+  context: Context<'workflow_run.completed'>,
+  dependencies: AppDependencies,
+): Promise<void> {
+  const { workflow_run: run, repository } = context.payload;
+  if (run.conclusion !== 'failure') return;
+  const config = await dependencies.repoConfigFor(context);
+  if (!config.ok) {
+    context.log.warn({ runId: run.id }, 'failed run ignored: .github/selfdebug.yml is invalid');
+    return;
+  }
+  const { workflowRuns } = config.config;
+  const workflowPath = run.path ?? context.payload.workflow?.path ?? '';
+  const branch = run.head_branch ?? '';
+  const wanted =
+    workflowRuns.enabled &&
+    (workflowRuns.workflows.length === 0 ||
+      matchesAny(run.name ?? '', workflowRuns.workflows) ||
+      matchesAny(workflowPath, workflowRuns.workflows)) &&
+    (workflowRuns.branches.length === 0 || matchesAny(branch, workflowRuns.branches));
+  if (!wanted) return;
+
+  const host = dependencies.codeHostFor(context);
+  if (run.head_repository?.full_name !== repository.full_name) {
+    await host.createCheckRun({
+      name: 'selfdebug',
+      headSha: run.head_sha,
+      status: 'completed',
+      conclusion: 'skipped',
+      output: {
+        title: 'Skipped: the run comes from a fork',
+        summary:
+          'selfdebug does not run code from forks near its credentials and cannot push to a fork. ' +
+          'A maintainer can push the branch to this repository and re-run the workflow there.',
+      },
+    });
+    return;
+  }
+
+  const key = repositoryKey({ owner: repository.owner.login, name: repository.name });
+  const job = jobRequest(context, dependencies, {
+    repository,
+    requestedBy: run.actor?.login ?? context.payload.sender.login,
+    headSha: run.head_sha,
+    baseBranch: branch,
+    trigger: {
+      kind: 'workflow-run',
+      runId: run.id,
+      runAttempt: run.run_attempt ?? 1,
+      workflowName: run.name ?? workflowPath,
+      workflowPath,
+      branch,
+      ownPullRequest: branch.startsWith(BRANCH_PREFIX) ? (run.pull_requests[0]?.number ?? null) : null,
+    },
+    dedupeKey: `run:${key}:${run.id}:${run.run_attempt ?? 1}`,
+  });
+  await dependencies.queue.enqueue(job);
+}
