@@ -19,6 +19,13 @@ export interface PullRequestRef {
   draft: boolean;
 }
 
+export interface PullRequestDetails extends PullRequestRef {
+  headSha: string;
+  /** `owner/name` of the head repository; differs from the base for forks. */
+  headRepository: string;
+  base: string;
+}
+
 export type CheckConclusion = 'success' | 'failure' | 'neutral' | 'cancelled' | 'action_required' | 'skipped';
 
 export interface CheckAnnotation {
@@ -59,6 +66,15 @@ export interface CodeHost {
   createComment(issueNumber: number, body: string): Promise<PostedComment>;
   react(target: { issueNumber: number } | { commentId: number }, reaction: Reaction): Promise<void>;
   permissionOf(login: string): Promise<Permission>;
+
+  /** The commit a branch points at. */
+  branchHead(branch: string): Promise<string>;
+  pullRequest(number: number): Promise<PullRequestDetails>;
+  /** The inline comments of one review, with their file and line. */
+  reviewComments(pullNumber: number, reviewId: number): Promise<{ path: string; line: number | null; body: string }[]>;
+  addLabels(issueNumber: number, labels: string[]): Promise<void>;
+  /** `.github/selfdebug.yml` merged with org defaults and `_extends`, as parsed YAML; null when absent. */
+  repoConfigFile(): Promise<unknown>;
 
   findPullRequest(head: string): Promise<PullRequestRef | null>;
   createPullRequest(request: { title: string; body: string; head: string; base: string; draft: boolean }): Promise<PullRequestRef>;
