@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import type { JobRequest } from '../../src/jobs/job-request.js';
+import { MemoryQueue } from '../../src/jobs/memory-queue.js';
+
+function request(id: string, overrides: Partial<JobRequest> = {}): JobRequest {
+  return {
+    id,
+    deliveryId: `delivery-${id}`,
+    dedupeKey: `key-${id}`,
+    installationId: 1,
+    repository: {
+      owner: 'octo',
+      name: 'repo',
+      cloneUrl: 'https://github.com/octo/repo.git',
+      defaultBranch: 'main',
+      private: false,
+    },
+    requestedBy: 'octocat',
+    headSha: null,
+    baseBranch: 'main',
+    trigger: {
+      kind: 'mention',
+      command: 'fix',
+      issueNumber: 7,
+      isPullRequest: false,
+      commentId: 1,
+      text: '',
+      scriptBlocks: [],
+    },
+    options: {},
+    createdAt: '2026-01-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+describe('MemoryQueue', () => {
+  it('runs each delivery and each dedupe key once', async () => {
+    const ran: string[] = [];
+    const queue = new MemoryQueue(async (job) => {
+      ran.push(job.id);
+    });
+    const results = [];
+    for (let index = 0; index < 100; index++)
+      results.push(await queue.enqueue(request(`same-${index}`, { deliveryId: 'd1' })));
+    results.push(await queue.enqueue(request('other', { dedupeKey: 'key-same-0' })));
+    await queue.idle();
+    expect(results.filter((result) => result.accepted)).toHaveLength(1);
+    expect(ran).toEqual(['same-0']);
+  });
+
+  it('keeps to its concurrency and cancels by issue', async () => {
+    let live = 0;
+    let peak = 0;
+    const cancelled: string[] = [];
+    const queue = new MemoryQueue(async (job, signal) => {
+      live++;
+      peak = Math.max(peak, live);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 50);
+        signal.addEventListener('abort', () => {
+          clearTimeout(timer);
+          cancelled.push(job.id);
+          resolve();
+        });
+      });
+      live--;
+    }, 2);
+    for (let index = 0; index < 5; index++) await queue.enqueue(request(`job-${index}`));
+    const count = await queue.cancel({ repository: 'Octo/Repo', issueNumber: 7 }, 'stopped');
+    await queue.idle();
+    expect(peak).toBeLessThanOrEqual(2);
+    expect(count).toBe(5);
+    expect(cancelled).toEqual(['job-0', 'job-1']);
+    expect(await queue.latest({ repository: 'octo/repo', issueNumber: 7 })).toMatchObject({ id: 'job-4' });
+    expect(await queue.latest({ repository: 'octo/repo', issueNumber: 8 })).toBeNull();
+  });
+});
