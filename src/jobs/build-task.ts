@@ -1,0 +1,128 @@
+import { recoverStep } from '../ci-logs/workflow-step.js';
+import type { CodeHost } from '../code-host/code-host.js';
+import { excerptOutput } from '../loop/excerpt.js';
+import type { DebugTask } from '../loop/task.js';
+import { JobRefusedError } from './job-errors.js';
+import type { JobRequest, ScriptBlock } from './job-request.js';
+
+export interface PreparedTask {
+  task: DebugTask;
+  /** Files to write into the workspace before the job (an issue's code blocks). */
+  scripts: { path: string; content: string }[];
+}
+
+const LOG_EXCERPT_CHARS = 12_000;
+const LOG_READ_LIMIT = 20 * 1024 * 1024;
+
+/**
+ * What the model is told and which command proves the fix, per trigger:
+ * the inline or configured command first; an issue's code blocks when there
+ * is none; for a failed run, the failing step's script and a log excerpt.
+ */
+export async function buildTask(
+  request: JobRequest,
+  host: CodeHost,
+  configured: { command?: string; setup: string[] },
+): Promise<PreparedTask> {
+  const { trigger } = request;
+  const explicit = request.options.command ?? configured.command;
+  const setupCommands = configured.setup;
+  if (trigger.kind === 'mention') {
+    if (explicit)
+      return { task: { description: trigger.text, command: explicit, setupCommands }, scripts: [] };
+    const scripts = trigger.scriptBlocks.map((block, index) => scriptFile(block, index, request));
+    if (scripts.length === 0) {
+      throw new JobRefusedError(
+        'I do not know which command to run. Put it in backticks (``@selfdebug fix `pytest tests/` ``), add a ' +
+          '```python or ```sh block with the failing script to the issue, or set `command` in `.github/selfdebug.yml`.',
+      );
+    }
+    const command = scripts.map((script) => script.run).join(' && ');
+    return {
+      task: { description: trigger.text, command, setupCommands },
+      scripts: scripts.map(({ path, content }) => ({ path, content })),
+    };
+  }
+  if (trigger.kind === 'review') {
+    const comments = trigger.reviewId ? await host.reviewComments(trigger.pullNumber, trigger.reviewId) : [];
+    const lines = comments.map(
+      (comment) => `- ${comment.path}${comment.line ? `:${comment.line}` : ''}: ${comment.body}`,
+    );
+    const description = [
+      'A reviewer asked for changes to this fix.',
+      trigger.text ? `Review:\n${trigger.text}` : '',
+      lines.length > 0 ? `Comments on the code:\n${lines.join('\n')}` : '',
+    ]
+      .filter(Boolean)
+      .join('\n\n');
+    if (!explicit) {
+      throw new JobRefusedError(
+        'Set `command` in `.github/selfdebug.yml` so I can verify changes asked for in a review.',
+      );
+    }
+    return { task: { description, command: explicit, setupCommands }, scripts: [] };
+  }
+  return workflowRunTask(request, trigger, host, explicit, setupCommands);
+}
+
+async function workflowRunTask(
+  request: JobRequest,
+  trigger: Extract<JobRequest['trigger'], { kind: 'workflow-run' }>,
+  host: CodeHost,
+  explicit: string | undefined,
+  setupCommands: string[],
+): Promise<PreparedTask> {
+  const [job] = await host.failedJobs(trigger.runId);
+  const step = job?.steps.find((candidate) => candidate.conclusion === 'failure');
+  const log = job ? await readLog(await host.jobLog(job.id)) : '';
+  let command = explicit;
+  if (!command && job && step) {
+    const workflow = await host.fileContent(trigger.workflowPath, request.headSha ?? trigger.branch);
+    const recovered = workflow ? recoverStep(workflow, job.name, step.name) : null;
+    if (recovered?.run) {
+      command = recovered.workingDirectory
+        ? `cd ${JSON.stringify(recovered.workingDirectory)} && ${recovered.run}`
+        : recovered.run;
+    }
+  }
+  if (!command) {
+    throw new JobRefusedError(
+      `I could not find a script for the failing step${step ? ` "${step.name}"` : ''} of "${trigger.workflowName}" ` +
+        '(it may be an action rather than a `run:` step). Set `command` in `.github/selfdebug.yml`.',
+    );
+  }
+  const description = [
+    `The workflow "${trigger.workflowName}" failed on branch ${trigger.branch}` +
+      `${job ? ` in job "${job.name}"` : ''}${step ? ` at step "${step.name}"` : ''}.`,
+    log ? `Log excerpt:\n${excerptOutput(log, LOG_EXCERPT_CHARS)}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+  return { task: { description, command, setupCommands }, scripts: [] };
+}
+
+function scriptFile(
+  block: ScriptBlock,
+  index: number,
+  request: JobRequest,
+): { path: string; content: string; run: string } {
+  const issue = request.trigger.kind === 'mention' ? request.trigger.issueNumber : 0;
+  const extension = block.language === 'python' ? 'py' : block.language === 'node' ? 'js' : 'sh';
+  const path = `selfdebug-scripts/issue-${issue}-${index + 1}.${extension}`;
+  const runner =
+    block.language === 'python' ? 'python3' : block.language === 'node' ? 'node' : block.language;
+  return { path, content: block.code, run: `${runner} ${path}` };
+}
+
+/** Reads at most LOG_READ_LIMIT bytes, keeping the end (where failures usually are). */
+async function readLog(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    chunks.push(buffer);
+    size += buffer.length;
+    while (size > LOG_READ_LIMIT && chunks.length > 1) size -= chunks.shift()!.length;
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,86 @@
+import type { CodeHost } from '../code-host/code-host.js';
+import { JobRefusedError } from './job-errors.js';
+import { type JobRequest, repositoryKey } from './job-request.js';
+
+export const BRANCH_PREFIX = 'selfdebug/';
+
+/** Where a job reads, where its fix goes, and where it reports. */
+export interface JobTarget {
+  headSha: string;
+  /** Branch the commit is fetched from. */
+  ref: string;
+  /** The branch the fix is pushed to; always under `selfdebug/`. */
+  workBranch: string;
+  /** True when the work branch already exists (a PR the App opened): commits go on top. */
+  ownBranch: boolean;
+  /** Base of the pull request. */
+  baseBranch: string;
+  existingPull: number | null;
+  /** The issue or pull request that gets comments, if any yet. */
+  reportTo: number | null;
+}
+
+/**
+ * Turns a request into concrete commits and branches, asking GitHub what
+ * the webhook did not say (an issue mention does not name a commit; a
+ * comment on a PR does not carry the PR's head).
+ */
+export async function resolveTarget(request: JobRequest, host: CodeHost): Promise<JobTarget> {
+  const short = request.id
+    .replace(/[^a-z0-9]/gi, '')
+    .slice(0, 8)
+    .toLowerCase();
+  const { trigger } = request;
+  if (trigger.kind === 'mention' && !trigger.isPullRequest) {
+    const base = request.baseBranch;
+    return {
+      headSha: request.headSha ?? (await host.branchHead(base)),
+      ref: base,
+      workBranch: `${BRANCH_PREFIX}issue-${trigger.issueNumber}-${short}`,
+      ownBranch: false,
+      baseBranch: base,
+      existingPull: null,
+      reportTo: trigger.issueNumber,
+    };
+  }
+  if (trigger.kind === 'mention') {
+    const pull = await host.pullRequest(trigger.issueNumber);
+    if (pull.headRepository.toLowerCase() !== repositoryKey(request.repository)) {
+      throw new JobRefusedError(
+        'This pull request comes from a fork. selfdebug does not run code from forks near its credentials and ' +
+          'cannot push to a fork; push the branch to this repository and ask again there.',
+      );
+    }
+    const own = pull.head.startsWith(BRANCH_PREFIX);
+    return {
+      headSha: pull.headSha,
+      ref: pull.head,
+      workBranch: own ? pull.head : `${BRANCH_PREFIX}pr-${pull.number}-${short}`,
+      ownBranch: own,
+      baseBranch: own ? pull.base : pull.head,
+      existingPull: own ? pull.number : null,
+      reportTo: pull.number,
+    };
+  }
+  if (trigger.kind === 'review') {
+    return {
+      headSha: request.headSha ?? (await host.branchHead(trigger.branch)),
+      ref: trigger.branch,
+      workBranch: trigger.branch,
+      ownBranch: true,
+      baseBranch: request.baseBranch,
+      existingPull: trigger.pullNumber,
+      reportTo: trigger.pullNumber,
+    };
+  }
+  const own = trigger.branch.startsWith(BRANCH_PREFIX);
+  return {
+    headSha: request.headSha ?? (await host.branchHead(trigger.branch)),
+    ref: trigger.branch,
+    workBranch: own ? trigger.branch : `${BRANCH_PREFIX}run-${trigger.runId}-${short}`,
+    ownBranch: own,
+    baseBranch: trigger.branch,
+    existingPull: own ? trigger.ownPullRequest : null,
+    reportTo: own ? trigger.ownPullRequest : null,
+  };
+}
