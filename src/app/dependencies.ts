@@ -5,7 +5,14 @@ import type { JobQueue } from '../jobs/job-request.js';
 /** The repository's `.github/selfdebug.yml` as far as handlers need it. */
 export interface HandlerRepoConfig {
   allowedUsers: readonly string[];
-  workflowRuns: { enabled: boolean; workflows: readonly string[]; branches: readonly string[] };
+  mentions: boolean;
+  reviews: boolean;
+  workflowRuns: {
+    enabled: boolean;
+    workflows: readonly string[];
+    branches: readonly string[];
+    maxRounds: number;
+  };
 }
 
 export type RepoConfigResult = { ok: true; config: HandlerRepoConfig } | { ok: false; message: string };

@@ -79,6 +79,13 @@ export async function handleMention(context: MentionContext, dependencies: AppDe
     return;
   }
 
+  if (config.ok && !config.config.mentions) {
+    await host.createComment(
+      issueNumber,
+      'Mentions are turned off for this repository (`triggers.mentions` in `.github/selfdebug.yml`).',
+    );
+    return;
+  }
   if (!config.ok) {
     // An invalid .github/selfdebug.yml gets one comment quoting the problem; nothing runs.
     await host.createComment(issueNumber, config.message);

@@ -23,6 +23,7 @@ export async function handleReview(
 
   const host = dependencies.codeHostFor(context);
   const config = await dependencies.repoConfigFor(context);
+  if (config.ok && !config.config.reviews) return;
   const authorization = await authorize(
     host,
     sender,

@@ -1,0 +1,84 @@
+import type { HandlerRepoConfig } from '../app/dependencies.js';
+import type { LoopLimitsInput } from '../loop/task.js';
+import type { ModelConfigInput } from './model-config.js';
+import type { RepoConfig } from './repo-config-schema.js';
+import type { SandboxConfigInput } from './sandbox-config.js';
+
+/*
+ * The only place where the file's snake_case keys become the camelCase
+ * settings of the sandbox, the model and the loop. Each mapper returns only
+ * what the repository set, so the operator's values stand for the rest.
+ */
+
+/**
+ * What the webhook handlers need. A superset of HandlerRepoConfig: the
+ * trigger switches and `maxRounds` are here for handlers to adopt.
+ */
+export interface RepoHandlerConfig extends HandlerRepoConfig {
+  mentions: boolean;
+  reviews: boolean;
+  workflowRuns: HandlerRepoConfig['workflowRuns'] & { maxRounds: number };
+}
+
+export function handlerConfig(config: RepoConfig): RepoHandlerConfig {
+  const { workflow_runs: runs } = config.triggers;
+  return {
+    allowedUsers: [...config.allowed_users],
+    mentions: config.triggers.mentions,
+    reviews: config.triggers.reviews,
+    workflowRuns: {
+      enabled: runs.enabled,
+      workflows: [...runs.workflows],
+      branches: [...runs.branches],
+      maxRounds: runs.max_rounds,
+    },
+  };
+}
+
+/** Overrides for the operator's sandbox settings (apply operator ceilings first). */
+export function sandboxOverrides(config: RepoConfig): Partial<SandboxConfigInput> {
+  const { sandbox } = config;
+  return definedOnly({
+    image: sandbox.image,
+    memoryMb: sandbox.memory_mb,
+    cpus: sandbox.cpus,
+    pidsLimit: sandbox.pids_limit,
+    commandTimeoutSeconds: sandbox.timeout_seconds,
+    network: sandbox.network,
+  });
+}
+
+/** Overrides for the operator's model settings. */
+export function modelOverrides(config: RepoConfig): Partial<ModelConfigInput> {
+  const { model } = config;
+  return definedOnly({ model: model.name, baseUrl: model.base_url, temperature: model.temperature });
+}
+
+/** A request's own options (e.g. `@selfdebug fix --attempts 3`); JobOptions fits. */
+export interface LimitOptions {
+  maxAttempts?: number;
+  timeoutSeconds?: number;
+}
+
+/**
+ * The loop's limits: the request's options win over the file, which wins over
+ * the loop's defaults. The run timeout is the sandbox's too, as in the CLI, so
+ * one number governs how long a single run may take.
+ */
+export function loopLimitsFrom(config: RepoConfig, options: LimitOptions = {}): LoopLimitsInput {
+  const { budget } = config;
+  return definedOnly({
+    maxAttempts: options.maxAttempts ?? config.max_attempts,
+    commandTimeoutSeconds: options.timeoutSeconds ?? config.sandbox.timeout_seconds,
+    maxTotalTokens: budget.max_tokens,
+    maxCostUsd: budget.max_cost_usd,
+    maxDurationSeconds: budget.max_minutes * 60,
+  });
+}
+
+/** Drops undefined values so spreading the result over defaults keeps the defaults. */
+function definedOnly<Value extends Record<string, unknown>>(value: Value): Partial<Value> {
+  return Object.fromEntries(
+    Object.entries(value).filter(([, entry]) => entry !== undefined),
+  ) as Partial<Value>;
+}
