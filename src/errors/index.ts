@@ -2,3 +2,4 @@ export * from './config-errors.js';
 export * from './model-errors.js';
 export * from './sandbox-errors.js';
 export * from './selfdebug-error.js';
+export * from './github-errors.js';

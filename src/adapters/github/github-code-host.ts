@@ -1,0 +1,329 @@
+import type { Readable } from 'node:stream';
+import type {
+  CheckRunUpdate,
+  CodeHost,
+  Permission,
+  PostedComment,
+  PullRequestDetails,
+  PullRequestRef,
+  Reaction,
+  WorkflowJob,
+} from '../../code-host/code-host.js';
+import { GitHubNotFoundError } from '../../errors/github-errors.js';
+import { checkRunRequests, type GitHubCheckOutput } from './check-run-payload.js';
+import { streamJobLog } from './job-log.js';
+import { mapGitHubError } from './map-github-error.js';
+import type { GitHubOctokit } from './octokit.js';
+import { toPermission } from './permission.js';
+import { readRepoConfigFile } from './repo-config-file.js';
+
+export interface GitHubCodeHostOptions {
+  owner: string;
+  repo: string;
+  /** Stamps `completed_at` on check runs; a fixed clock in tests. */
+  now?: () => Date;
+  /** Downloads job logs from the storage host; it never receives the GitHub token. */
+  fetch?: typeof globalThis.fetch;
+}
+
+const PAGE_SIZE = 100;
+
+/**
+ * CodeHost over Octokit for one repository. Every call goes through `call`,
+ * so the job runner only ever sees our typed errors.
+ */
+export class GitHubCodeHost implements CodeHost {
+  private readonly owner: string;
+  private readonly repo: string;
+  private readonly now: () => Date;
+  private readonly fetch: typeof globalThis.fetch;
+
+  constructor(
+    private readonly octokit: GitHubOctokit,
+    options: GitHubCodeHostOptions,
+  ) {
+    this.owner = options.owner;
+    this.repo = options.repo;
+    this.now = options.now ?? (() => new Date());
+    this.fetch = options.fetch ?? globalThis.fetch;
+  }
+
+  private get repository() {
+    return { owner: this.owner, repo: this.repo };
+  }
+
+  private get fullName(): string {
+    return `${this.owner}/${this.repo}`;
+  }
+
+  async upsertComment(issueNumber: number, marker: string, body: string): Promise<PostedComment> {
+    const where = `on #${issueNumber} of ${this.fullName}`;
+    // Found by marker alone: the App's login follows its slug (renamed or
+    // self-hosted Apps differ), and a login cannot tell our status comment
+    // from our attempt comments anyway.
+    const existing = await this.call(`listing the comments ${where}`, () =>
+      this.findComment(issueNumber, marker),
+    );
+    if (existing === undefined) return this.createComment(issueNumber, body);
+    const { data } = await this.call(`updating comment ${existing} ${where}`, () =>
+      this.octokit.rest.issues.updateComment({ ...this.repository, comment_id: existing, body }),
+    );
+    return { id: data.id, url: data.html_url };
+  }
+
+  private async findComment(issueNumber: number, marker: string): Promise<number | undefined> {
+    const pages = this.octokit.paginate.iterator(this.octokit.rest.issues.listComments, {
+      ...this.repository,
+      issue_number: issueNumber,
+      per_page: PAGE_SIZE,
+    });
+    for await (const page of pages) {
+      const found = page.data.find((comment) => comment.body?.includes(marker));
+      if (found !== undefined) return found.id;
+    }
+    return undefined;
+  }
+
+  async createComment(issueNumber: number, body: string): Promise<PostedComment> {
+    const { data } = await this.call(`commenting on #${issueNumber} of ${this.fullName}`, () =>
+      this.octokit.rest.issues.createComment({ ...this.repository, issue_number: issueNumber, body }),
+    );
+    return { id: data.id, url: data.html_url };
+  }
+
+  /** `commentId` is an issue (or pull request conversation) comment, as webhooks for mentions carry. */
+  async react(target: { issueNumber: number } | { commentId: number }, reaction: Reaction): Promise<void> {
+    if ('issueNumber' in target) {
+      await this.call(`reacting to #${target.issueNumber} of ${this.fullName}`, () =>
+        this.octokit.rest.reactions.createForIssue({
+          ...this.repository,
+          issue_number: target.issueNumber,
+          content: reaction,
+        }),
+      );
+      return;
+    }
+    await this.call(`reacting to comment ${target.commentId} of ${this.fullName}`, () =>
+      this.octokit.rest.reactions.createForIssueComment({
+        ...this.repository,
+        comment_id: target.commentId,
+        content: reaction,
+      }),
+    );
+  }
+
+  async permissionOf(login: string): Promise<Permission> {
+    try {
+      const { data } = await this.octokit.rest.repos.getCollaboratorPermissionLevel({
+        ...this.repository,
+        username: login,
+      });
+      return toPermission(data.role_name, data.permission);
+    } catch (error) {
+      const mapped = mapGitHubError(error, `reading ${login}'s permission on ${this.fullName}`);
+      // 404: not a collaborator (or no such user); either way, no permission.
+      if (mapped instanceof GitHubNotFoundError) return 'none';
+      throw mapped;
+    }
+  }
+
+  async branchHead(branch: string): Promise<string> {
+    const { data } = await this.call(`reading branch ${branch} of ${this.fullName}`, () =>
+      this.octokit.rest.repos.getBranch({ ...this.repository, branch }),
+    );
+    return data.commit.sha;
+  }
+
+  async pullRequest(number: number): Promise<PullRequestDetails> {
+    const { data } = await this.call(`reading pull request #${number} of ${this.fullName}`, () =>
+      this.octokit.rest.pulls.get({ ...this.repository, pull_number: number }),
+    );
+    const headRepository = data.head.repo?.full_name;
+    if (headRepository === undefined) {
+      throw new GitHubNotFoundError(
+        `The head repository of pull request #${number} of ${this.fullName} no longer exists (its fork was ` +
+          'deleted), so selfdebug cannot read or push its branch. Open the pull request again from a fork that exists.',
+      );
+    }
+    return {
+      number: data.number,
+      url: data.html_url,
+      head: data.head.ref,
+      draft: data.draft ?? false,
+      headSha: data.head.sha,
+      headRepository,
+      base: data.base.ref,
+    };
+  }
+
+  async reviewComments(
+    pullNumber: number,
+    reviewId: number,
+  ): Promise<{ path: string; line: number | null; body: string }[]> {
+    const comments = await this.call(`listing the comments of review ${reviewId} on #${pullNumber}`, () =>
+      this.octokit.paginate(this.octokit.rest.pulls.listCommentsForReview, {
+        ...this.repository,
+        pull_number: pullNumber,
+        review_id: reviewId,
+        per_page: PAGE_SIZE,
+      }),
+    );
+    // `line` is null once the commented line is outdated; `original_line` still says where it was.
+    return comments.map((comment) => ({
+      path: comment.path,
+      line: comment.line ?? comment.original_line ?? null,
+      body: comment.body,
+    }));
+  }
+
+  async addLabels(issueNumber: number, labels: string[]): Promise<void> {
+    if (labels.length === 0) return;
+    await this.call(`labelling #${issueNumber} of ${this.fullName}`, () =>
+      this.octokit.rest.issues.addLabels({ ...this.repository, issue_number: issueNumber, labels }),
+    );
+  }
+
+  repoConfigFile(): Promise<unknown> {
+    return readRepoConfigFile(this.octokit, this.repository);
+  }
+
+  async findPullRequest(head: string): Promise<PullRequestRef | null> {
+    const { data } = await this.call(
+      `looking for an open pull request from ${head} in ${this.fullName}`,
+      () =>
+        this.octokit.rest.pulls.list({ ...this.repository, state: 'open', head: `${this.owner}:${head}` }),
+    );
+    const found = data[0];
+    if (found === undefined) return null;
+    return { number: found.number, url: found.html_url, head: found.head.ref, draft: found.draft ?? false };
+  }
+
+  async createPullRequest(request: {
+    title: string;
+    body: string;
+    head: string;
+    base: string;
+    draft: boolean;
+  }): Promise<PullRequestRef> {
+    const { data } = await this.call(`opening a pull request from ${request.head} in ${this.fullName}`, () =>
+      this.octokit.rest.pulls.create({ ...this.repository, ...request }),
+    );
+    return { number: data.number, url: data.html_url, head: data.head.ref, draft: data.draft ?? false };
+  }
+
+  async updatePullRequest(number: number, update: { body?: string; title?: string }): Promise<void> {
+    await this.call(`updating pull request #${number} of ${this.fullName}`, () =>
+      this.octokit.rest.pulls.update({
+        ...this.repository,
+        pull_number: number,
+        ...(update.title === undefined ? {} : { title: update.title }),
+        ...(update.body === undefined ? {} : { body: update.body }),
+      }),
+    );
+  }
+
+  async createCheckRun(
+    request: { name: string; headSha: string } & CheckRunUpdate,
+  ): Promise<{ id: number; url: string }> {
+    const { first, followUps } = checkRunRequests(request, this.now);
+    const { data } = await this.call(`creating check run "${request.name}" on ${this.fullName}`, () =>
+      this.octokit.rest.checks.create({
+        ...this.repository,
+        name: request.name,
+        head_sha: request.headSha,
+        ...first,
+      }),
+    );
+    await this.addAnnotations(data.id, followUps);
+    return { id: data.id, url: data.html_url ?? data.url };
+  }
+
+  async updateCheckRun(id: number, update: CheckRunUpdate): Promise<void> {
+    const { first, followUps } = checkRunRequests(update, this.now);
+    await this.call(`updating check run ${id} on ${this.fullName}`, () =>
+      this.octokit.rest.checks.update({ ...this.repository, check_run_id: id, ...first }),
+    );
+    await this.addAnnotations(id, followUps);
+  }
+
+  /** GitHub appends annotations on each update, so the rest go in batches after the first request. */
+  private async addAnnotations(id: number, outputs: GitHubCheckOutput[]): Promise<void> {
+    for (const [index, output] of outputs.entries()) {
+      await this.call(`adding annotations (batch ${index + 2}) to check run ${id} on ${this.fullName}`, () =>
+        this.octokit.rest.checks.update({ ...this.repository, check_run_id: id, output }),
+      );
+    }
+  }
+
+  async failedJobs(runId: number): Promise<WorkflowJob[]> {
+    const jobs = await this.call(`listing the jobs of workflow run ${runId} in ${this.fullName}`, () =>
+      this.octokit.paginate(this.octokit.rest.actions.listJobsForWorkflowRun, {
+        ...this.repository,
+        run_id: runId,
+        filter: 'latest',
+        per_page: PAGE_SIZE,
+      }),
+    );
+    return jobs
+      .filter((job) => job.conclusion === 'failure')
+      .map((job) => ({
+        id: job.id,
+        name: job.name,
+        conclusion: job.conclusion,
+        steps: (job.steps ?? []).map((step) => ({
+          number: step.number,
+          name: step.name,
+          conclusion: step.conclusion,
+        })),
+      }));
+  }
+
+  jobLog(jobId: number): Promise<Readable> {
+    return this.call(`downloading the log of job ${jobId} in ${this.fullName}`, () =>
+      streamJobLog(this.octokit, { ...this.repository, jobId, fetch: this.fetch }),
+    );
+  }
+
+  /** Null for a path that is missing, or that is a directory, submodule or dangling symlink. */
+  async fileContent(path: string, ref: string): Promise<string | null> {
+    const action = `reading ${path} at ${ref} in ${this.fullName}`;
+    const file = await this.getContent(action, path, ref);
+    if (file === null || Array.isArray(file) || file.type !== 'file' || !('content' in file)) return null;
+    // Over 1 MB the contents API leaves `content` empty and says so in `encoding`.
+    if (file.encoding === 'none') return this.call(action, () => this.rawContent(path, ref));
+    return Buffer.from(file.content, 'base64').toString('utf8');
+  }
+
+  private async getContent(action: string, path: string, ref: string) {
+    try {
+      const { data } = await this.octokit.rest.repos.getContent({ ...this.repository, path, ref });
+      return data;
+    } catch (error) {
+      const mapped = mapGitHubError(error, action);
+      if (mapped instanceof GitHubNotFoundError) return null;
+      throw mapped;
+    }
+  }
+
+  private async rawContent(path: string, ref: string): Promise<string> {
+    const response = await this.octokit.rest.repos.getContent({
+      ...this.repository,
+      path,
+      ref,
+      mediaType: { format: 'raw' },
+    });
+    // The raw media type makes the body the file itself: text, or bytes when GitHub names no charset.
+    const body: unknown = response.data;
+    if (typeof body === 'string') return body;
+    if (body instanceof ArrayBuffer) return Buffer.from(body).toString('utf8');
+    return '';
+  }
+
+  private async call<T>(action: string, operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      throw mapGitHubError(error, action);
+    }
+  }
+}

@@ -1,0 +1,3 @@
+export { GitHubCodeHost, type GitHubCodeHostOptions } from './github-code-host.js';
+export { mapGitHubError } from './map-github-error.js';
+export type { GitHubOctokit } from './octokit.js';

@@ -1,0 +1,142 @@
+import { GitHubApiError, GitHubNotFoundError } from '../../errors/github-errors.js';
+import { SelfdebugError } from '../../errors/selfdebug-error.js';
+
+/**
+ * The parts of Octokit's RequestError we rely on. Matched by shape rather
+ * than `instanceof`: @octokit/request-error is not our dependency, and a
+ * second copy of it in node_modules would break `instanceof` anyway.
+ */
+interface HttpFailure {
+  status: number;
+  response?: { headers?: Record<string, string | number | undefined>; data?: unknown };
+}
+
+const SERVER_TEXT_LIMIT = 300;
+
+export function isHttpFailure(error: unknown): error is HttpFailure {
+  return error instanceof Error && 'status' in error && typeof error.status === 'number';
+}
+
+/**
+ * Turns whatever Octokit threw into one of our errors. `action` says what
+ * we were doing, in words a maintainer understands ("creating a check run
+ * on octo-org/app"); the message adds what to do about it.
+ */
+export function mapGitHubError(error: unknown, action: string): SelfdebugError {
+  if (error instanceof SelfdebugError) return error;
+  if (!isHttpFailure(error)) {
+    const detail = redact(error instanceof Error ? error.message : String(error));
+    return new GitHubApiError(`Calling GitHub failed while ${action}: ${detail}. Try again later.`, {
+      status: undefined,
+      cause: error,
+    });
+  }
+
+  const status = error.status;
+  const headers = error.response?.headers ?? {};
+  const said = serverText(error.response?.data);
+  const requestId = header(headers, 'x-github-request-id');
+  const reference = requestId === undefined ? '' : ` GitHub request id: ${requestId}.`;
+  const common = { cause: error, status, ...(requestId === undefined ? {} : { requestId }) };
+
+  const rateLimit = rateLimitWait(status, headers);
+  if (rateLimit !== undefined) {
+    const wait = rateLimit.seconds === undefined ? 'a while' : `${rateLimit.seconds} s`;
+    return new GitHubApiError(
+      `GitHub rate-limited the App while ${action} (HTTP ${status}${said}).${reference} ` +
+        `Wait ${wait} and try again; if it keeps happening, run fewer jobs at once.`,
+      {
+        ...common,
+        retryable: true,
+        ...(rateLimit.seconds === undefined ? {} : { retryAfterSeconds: rateLimit.seconds }),
+      },
+    );
+  }
+  if (status === 404) {
+    return new GitHubNotFoundError(
+      `GitHub found nothing while ${action} (HTTP 404${said}).${reference} Check that it exists and that the ` +
+        'App is installed on the repository with access to it.',
+      common,
+    );
+  }
+  if (status === 401) {
+    return new GitHubApiError(
+      `GitHub refused the App's credentials while ${action} (HTTP 401${said}).${reference} Check the App ID ` +
+        'and private key, and that the App is still installed.',
+      common,
+    );
+  }
+  if (status === 403) {
+    return new GitHubApiError(
+      `GitHub refused ${action} (HTTP 403${said}): the App lacks permission for it.${reference} Accept the new ` +
+        "permissions in the installation settings (the organisation's or your Settings → Applications → " +
+        'selfdebug → Configure), or check the branch protection and repository rules.',
+      common,
+    );
+  }
+  if (status === 422 || status === 409 || status === 410) {
+    return new GitHubApiError(
+      `GitHub rejected ${action} (HTTP ${status}${said}).${reference} Check the values it names (branch, ` +
+        'SHA, label, pull request) still exist and are allowed; if they do, report this as a selfdebug bug.',
+      common,
+    );
+  }
+  if (status >= 500) {
+    return new GitHubApiError(
+      `GitHub failed while ${action} (HTTP ${status}${said}).${reference} This is usually temporary: try ` +
+        'again later, and check https://www.githubstatus.com if it persists.',
+      { ...common, retryable: true },
+    );
+  }
+  return new GitHubApiError(
+    `GitHub answered HTTP ${status}${said} while ${action}.${reference} Try again; if it persists, report this ` +
+      'as a selfdebug bug.',
+    common,
+  );
+}
+
+/**
+ * GitHub signals both limits with 403 or 429: the secondary limit carries
+ * `retry-after`, the primary one `x-ratelimit-remaining: 0` and a reset time.
+ */
+function rateLimitWait(
+  status: number,
+  headers: Record<string, string | number | undefined>,
+): { seconds: number | undefined } | undefined {
+  if (status !== 403 && status !== 429) return undefined;
+  const retryAfter = seconds(header(headers, 'retry-after'));
+  if (retryAfter !== undefined) return { seconds: retryAfter };
+  if (header(headers, 'x-ratelimit-remaining') === '0') {
+    const reset = seconds(header(headers, 'x-ratelimit-reset'));
+    const now = Math.floor(Date.now() / 1000);
+    return { seconds: reset === undefined ? undefined : Math.max(0, reset - now) };
+  }
+  return status === 429 ? { seconds: undefined } : undefined;
+}
+
+function header(headers: Record<string, string | number | undefined>, name: string): string | undefined {
+  const value = headers[name];
+  return value === undefined ? undefined : String(value);
+}
+
+function seconds(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const parsed = Number(value);
+  return Number.isFinite(parsed) && parsed >= 0 ? parsed : undefined;
+}
+
+/** GitHub's own words from the error body, shortened; never the request, which held the token. */
+function serverText(data: unknown): string {
+  if (typeof data !== 'object' || data === null || !('message' in data)) return '';
+  const message = data.message;
+  if (typeof message !== 'string' || message.trim() === '') return '';
+  const text = message.length > SERVER_TEXT_LIMIT ? `${message.slice(0, SERVER_TEXT_LIMIT)}…` : message;
+  return `: ${redact(text)}`;
+}
+
+/** GitHub tokens have fixed prefixes (ghs_, ghp_, gho_, ghu_, ghr_, github_pat_). */
+export function redact(text: string): string {
+  return text
+    .replace(/\b(?:gh[opsur]_[A-Za-z0-9_]{8,}|github_pat_[A-Za-z0-9_]{8,})/g, '[redacted]')
+    .replace(/\b(token|bearer)\s+[^\s"']+/gi, '$1 [redacted]');
+}
