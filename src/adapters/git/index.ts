@@ -1,0 +1,2 @@
+export * from './git-workspace.js';
+export * from './git-workspace-provider.js';
