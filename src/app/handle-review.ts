@@ -1,9 +1,9 @@
 import type { Context } from 'probot';
 import { repositoryKey } from '../jobs/job-request.js';
+import { BRANCH_PREFIX } from '../jobs/resolve-target.js';
 import { authorize, refusalText } from './authorize.js';
 import { jobRequest } from './build-request.js';
 import type { AppDependencies } from './dependencies.js';
-import { BRANCH_PREFIX } from './handle-workflow-run.js';
 import { stripHiddenText } from './issue-text.js';
 
 /**

@@ -41,7 +41,7 @@ export class ContainerDiedError extends SelfdebugError {
       'container-died',
       `The sandbox container ${containerId.slice(0, 12)} is no longer running (${detail}). ` +
         'The job cannot continue in it; retry the job, and raise the memory limit ' +
-        '(sandbox.memory in .github/selfdebug.yml) if it was killed for memory.',
+        '(sandbox.memory_mb in .github/selfdebug.yml) if it was killed for memory.',
       { retryable: true, ...options },
     );
     this.containerId = containerId;
