@@ -27,6 +27,8 @@ export interface Workspace {
   createBranch(branch: string): Promise<void>;
   /** Stages the given paths (or everything) and commits; returns the new commit's sha, or null if nothing changed. */
   commit(message: string, author: CommitAuthor, paths?: string[]): Promise<string | null>;
+  /** How many commits reachable from HEAD (within the fetched history) mention `trailer`. */
+  countCommits(trailer: string): Promise<number>;
   /** Pushes `branch` to origin, never forced. Refuses any branch outside `selfdebug/`: the App only pushes to branches it created. */
   push(branch: string, token: string): Promise<void>;
   dispose(): Promise<void>;

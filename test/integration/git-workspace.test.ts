@@ -120,6 +120,16 @@ describe('GitWorkspaceProvider over git smart HTTP', () => {
     await expect(server.readFile('project', 'selfdebug/all', 'notes/a.txt')).rejects.toThrow();
   });
 
+  it('counts the commits carrying a trailer', async () => {
+    const workspace = await checkout();
+    await workspace.createBranch('selfdebug/rounds');
+    await writeFile(join(workspace.dir, 'one.txt'), '1\n');
+    await workspace.commit('First\n\nSelfdebug-Round: workflow-run', AUTHOR);
+    await writeFile(join(workspace.dir, 'two.txt'), '2\n');
+    await workspace.commit('Second', AUTHOR);
+    expect(await workspace.countCommits('Selfdebug-Round: workflow-run')).toBe(1);
+  });
+
   it('returns null from commit when nothing changed', async () => {
     const workspace = await checkout();
     await workspace.createBranch('selfdebug/nothing');

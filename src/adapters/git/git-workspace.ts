@@ -45,6 +45,22 @@ export class GitWorkspace implements Workspace {
     }
   }
 
+  async countCommits(trailer: string): Promise<number> {
+    await this.seal.check('branch');
+    try {
+      const count = await this.runner.run(this.dir, [
+        'rev-list',
+        '--count',
+        '--fixed-strings',
+        `--grep=${trailer}`,
+        'HEAD',
+      ]);
+      return Number.parseInt(count.trim(), 10) || 0;
+    } catch (failure) {
+      throw mapGitFailure('branch', failure, this.remote);
+    }
+  }
+
   async push(branch: string, token: string): Promise<void> {
     assertPushable(branch);
     await this.seal.check('push');
