@@ -1,0 +1,242 @@
+import type { CheckOutput, CodeHost } from '../code-host/code-host.js';
+import type { LoopEvent } from '../loop/events.js';
+import {
+  attemptMarker,
+  finalMarker,
+  jobView,
+  needsFinalComment,
+  type Redactor,
+  renderAttemptComment,
+  renderCheckRunProgress,
+  renderCheckRunResult,
+  renderFinalComment,
+  renderStatusComment,
+  statusMarker,
+  summarizeTrigger,
+} from '../report/index.js';
+import type { Logger } from '../util/logger.js';
+import type { JobRequest } from './job-request.js';
+
+/** Status updates closer together than this are folded into the next one (GitHub rate limits). */
+const UPDATE_INTERVAL_MS = 2000;
+
+/**
+ * Keeps a job's events and turns them into what GitHub shows: the status
+ * comment (edited in place), one comment per finished attempt, the check
+ * run, and the final comment. Posting failures are logged and never stop
+ * the job: the transcript is rebuilt from the events on the next update.
+ */
+export class JobReporter {
+  private readonly events: LoopEvent[] = [];
+  private readonly attemptUrls: Record<number, string> = {};
+  private statusUrl: string | null = null;
+  private pullRequestUrl: string | null = null;
+  private deliveryError: string | null = null;
+  private checkRun: { id: number; url: string } | null = null;
+  private lastUpdate = 0;
+  private pending: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(
+    private readonly request: JobRequest,
+    private readonly host: CodeHost,
+    private readonly redactor: Redactor,
+    private readonly logger: Logger,
+    private reportTo: number | null,
+    private readonly handle: string,
+  ) {}
+
+  get transcript(): readonly LoopEvent[] {
+    return this.events;
+  }
+
+  async start(headSha: string): Promise<void> {
+    await this.safely('create the check run', async () => {
+      this.checkRun = await this.host.createCheckRun({
+        name: 'selfdebug',
+        headSha,
+        status: 'in_progress',
+        output: { title: 'Starting', summary: 'selfdebug is preparing the job.' },
+      });
+    });
+    await this.updateStatus();
+  }
+
+  /** The loop's event sink. */
+  readonly onEvent = async (event: LoopEvent): Promise<void> => {
+    this.events.push(event);
+    if (event.type === 'attempt-started' && event.attempt > 1) await this.postAttempt(event.attempt - 1);
+    const important = ['reproduced', 'attempt-started', 'executed', 'reflected', 'finished'].includes(
+      event.type,
+    );
+    if (important || Date.now() - this.lastUpdate >= UPDATE_INTERVAL_MS) await this.update();
+    else this.schedule();
+  };
+
+  /** Where comments go from now on (the pull request a run's fix opened). */
+  async moveTo(issueNumber: number): Promise<void> {
+    if (this.reportTo !== null) return;
+    this.reportTo = issueNumber;
+    for (const attempt of this.attemptNumbers()) await this.postAttempt(attempt);
+  }
+
+  async finish(delivery: {
+    pullRequestUrl?: string | null;
+    deliveryError?: string | null;
+    fixSha?: string | null;
+  }) {
+    this.cancelScheduled();
+    this.pullRequestUrl = delivery.pullRequestUrl ?? null;
+    this.deliveryError = delivery.deliveryError ?? null;
+    for (const attempt of this.attemptNumbers()) await this.postAttempt(attempt);
+    const view = this.view();
+    if (view.finished && needsFinalComment(view.finished.outcome) && this.reportTo !== null) {
+      await this.safely('post the final comment', () =>
+        this.host.upsertComment(
+          this.reportTo!,
+          finalMarker(this.request.id),
+          renderFinalComment(view, this.redactor),
+        ),
+      );
+    }
+    await this.updateStatus();
+    const result = renderCheckRunResult(view, this.redactor);
+    const { annotations, ...withoutAnnotations } = result.output;
+    if (this.checkRun) {
+      const checkRun = this.checkRun;
+      await this.safely('complete the check run', () =>
+        this.host.updateCheckRun(checkRun.id, {
+          status: 'completed',
+          conclusion: result.conclusion,
+          output: withoutAnnotations,
+        }),
+      );
+    }
+    // Annotations point at lines of the fixed files, so they go on a check run for the fix's commit.
+    if (delivery.fixSha && annotations && annotations.length > 0) {
+      const fixSha = delivery.fixSha;
+      await this.safely('annotate the fix', () =>
+        this.host.createCheckRun({
+          name: 'selfdebug',
+          headSha: fixSha,
+          status: 'completed',
+          conclusion: result.conclusion,
+          output: result.output,
+        }),
+      );
+    }
+  }
+
+  /** A job that cannot run as asked: one comment (or check run) saying why. */
+  async refuse(message: string, headSha: string | null): Promise<void> {
+    const text = this.redactor.redact(message);
+    if (this.reportTo !== null) {
+      await this.safely('post the refusal', () =>
+        this.host.upsertComment(
+          this.reportTo!,
+          finalMarker(this.request.id),
+          `${finalMarker(this.request.id)}\n${text}`,
+        ),
+      );
+    }
+    const output: CheckOutput = { title: 'selfdebug could not run', summary: text };
+    if (this.checkRun) {
+      const checkRun = this.checkRun;
+      await this.safely('complete the check run', () =>
+        this.host.updateCheckRun(checkRun.id, { status: 'completed', conclusion: 'neutral', output }),
+      );
+    } else if (headSha && this.reportTo === null) {
+      await this.safely('report the refusal', () =>
+        this.host.createCheckRun({
+          name: 'selfdebug',
+          headSha,
+          status: 'completed',
+          conclusion: 'neutral',
+          output,
+        }),
+      );
+    }
+  }
+
+  private attemptNumbers(): number[] {
+    const view = this.view();
+    const done = view.finished ? view.attempts : view.attempts.slice(0, -1);
+    return done.map((attempt) => attempt.number).filter((number) => !(number in this.attemptUrls));
+  }
+
+  private async postAttempt(attempt: number): Promise<void> {
+    if (this.reportTo === null || attempt in this.attemptUrls) return;
+    const body = renderAttemptComment(this.view(), attempt, this.redactor);
+    await this.safely(`post attempt ${attempt}`, async () => {
+      const posted = await this.host.upsertComment(
+        this.reportTo!,
+        attemptMarker(this.request.id, attempt),
+        body,
+      );
+      this.attemptUrls[attempt] = posted.url;
+    });
+  }
+
+  private async update(): Promise<void> {
+    this.cancelScheduled();
+    this.lastUpdate = Date.now();
+    await this.updateStatus();
+    if (this.checkRun) {
+      const checkRun = this.checkRun;
+      const output = renderCheckRunProgress(this.view(), this.redactor);
+      await this.safely('update the check run', () =>
+        this.host.updateCheckRun(checkRun.id, { status: 'in_progress', output }),
+      );
+    }
+  }
+
+  private async updateStatus(): Promise<void> {
+    if (this.reportTo === null) return;
+    const body = renderStatusComment(this.view(), this.redactor);
+    await this.safely('update the status comment', async () => {
+      const posted = await this.host.upsertComment(this.reportTo!, statusMarker(this.request.id), body);
+      this.statusUrl = posted.url;
+    });
+  }
+
+  private schedule(): void {
+    if (this.pending) return;
+    this.pending = setTimeout(() => {
+      this.pending = null;
+      void this.update();
+    }, UPDATE_INTERVAL_MS);
+    this.pending.unref();
+  }
+
+  private cancelScheduled(): void {
+    if (this.pending) clearTimeout(this.pending);
+    this.pending = null;
+  }
+
+  view() {
+    return jobView(
+      {
+        jobId: this.request.id,
+        repository: `${this.request.repository.owner}/${this.request.repository.name}`,
+        trigger: summarizeTrigger(this.request),
+        handle: this.handle,
+        statusCommentUrl: this.statusUrl,
+        attemptCommentUrls: this.attemptUrls,
+        pullRequestUrl: this.pullRequestUrl,
+        checkRunUrl: this.checkRun?.url ?? null,
+        deliveryError: this.deliveryError,
+      },
+      this.events,
+    );
+  }
+
+  private async safely(what: string, action: () => Promise<unknown>): Promise<void> {
+    try {
+      await action();
+    } catch (error) {
+      this.logger.warn(
+        { job: this.request.id, error: error instanceof Error ? error.message : String(error) },
+        `could not ${what}`,
+      );
+    }
+  }
+}

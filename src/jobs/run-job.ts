@@ -1,0 +1,300 @@
+import { randomUUID } from 'node:crypto';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { CodeHost } from '../code-host/code-host.js';
+import type { AppConfig } from '../config/app-config.js';
+import { type ModelConfig, modelConfigSchema } from '../config/model-config.js';
+import {
+  applyOperatorCeilings,
+  loopLimitsFrom,
+  modelOverrides,
+  parseRepoConfig,
+  type RepoConfig,
+  sandboxOverrides,
+} from '../config/repo-config.js';
+import { type SandboxConfig, sandboxConfigSchema } from '../config/sandbox-config.js';
+import { SelfdebugError } from '../errors/selfdebug-error.js';
+import { type LoopResult, runLoop } from '../loop/run-loop.js';
+import { loopLimitsSchema } from '../loop/task.js';
+import type { LanguageModel } from '../model/language-model.js';
+import { codeBlock, Redactor, renderPullRequestBody, renderPullRequestTitle } from '../report/index.js';
+import type { Sandbox, SandboxProvider } from '../sandbox/sandbox.js';
+import { withSandbox } from '../sandbox/with-sandbox.js';
+import { workspacePath } from '../sandbox/workspace-path.js';
+import type { Logger } from '../util/logger.js';
+import type { Workspace, WorkspaceProvider } from '../workspace/workspace.js';
+import { buildTask, type PreparedTask } from './build-task.js';
+import { JobRefusedError } from './job-errors.js';
+import { JobReporter } from './job-reporter.js';
+import type { JobRequest } from './job-request.js';
+import { type JobTarget, resolveTarget } from './resolve-target.js';
+
+export interface JobRunnerDependencies {
+  codeHostFor(request: JobRequest): Promise<CodeHost>;
+  /** A fresh installation token for git; it never enters the sandbox. */
+  tokenFor(request: JobRequest): Promise<string>;
+  workspaces: WorkspaceProvider;
+  sandboxProviderFor(config: SandboxConfig): SandboxProvider;
+  modelFor(config: ModelConfig): LanguageModel;
+  sandboxConfig: SandboxConfig;
+  modelConfig: ModelConfig;
+  appConfig: AppConfig;
+  logger: Logger;
+  environment?: Record<string, string | undefined>;
+}
+
+const ROUND_TRAILER = 'Selfdebug-Round: workflow-run';
+
+/**
+ * Sequences one job: configuration → target → task → workspace → sandbox →
+ * loop → delivery (commit, push, pull request) → report. The only place
+ * that orders these I/O steps; every step talks to a port.
+ */
+export async function runJob(
+  request: JobRequest,
+  signal: AbortSignal,
+  dependencies: JobRunnerDependencies,
+): Promise<void> {
+  const logger = dependencies.logger;
+  const host = await dependencies.codeHostFor(request);
+  const reportTo = initialReportTo(request);
+  const baseRedactor = new Redactor([dependencies.modelConfig.apiKey]);
+  const config = await loadConfig(host);
+  if (!config.ok) {
+    if (reportTo !== null) await host.createComment(reportTo, baseRedactor.redact(config.message));
+    logger.warn({ job: request.id }, 'job skipped: invalid .github/selfdebug.yml');
+    return;
+  }
+  const { config: repoConfig, notes } = applyOperatorCeilings(config.config, dependencies.appConfig);
+  const environment = dependencies.environment ?? process.env;
+  const token = await dependencies.tokenFor(request);
+  const redactor = new Redactor([
+    token,
+    dependencies.modelConfig.apiKey,
+    ...repoConfig.secret_env.map((name) => environment[name]),
+  ]);
+  const reporter = new JobReporter(request, host, redactor, logger, reportTo, dependencies.appConfig.handle);
+
+  let workspace: Workspace | null = null;
+  let target: JobTarget | null = null;
+  try {
+    target = await resolveTarget(request, host);
+    const prepared = await buildTask(request, host, { command: repoConfig.command, setup: repoConfig.setup });
+    await reporter.start(target.headSha);
+    if (notes.length > 0 && reportTo !== null) await host.createComment(reportTo, notes.join('\n'));
+
+    workspace = await dependencies.workspaces.checkout({
+      cloneUrl: request.repository.cloneUrl,
+      sha: target.headSha,
+      ref: target.ref,
+      token,
+    });
+    if (request.trigger.kind === 'workflow-run' && target.ownBranch) {
+      const rounds = await workspace.countCommits(ROUND_TRAILER);
+      const limit = repoConfig.triggers.workflow_runs.max_rounds;
+      if (rounds >= limit) {
+        throw new JobRefusedError(
+          `selfdebug already pushed ${rounds} automatic ${rounds === 1 ? 'fix' : 'fixes'} to this branch after failed runs ` +
+            `(the limit is ${limit}, \`triggers.workflow_runs.max_rounds\`); it stops here so it can never loop. ` +
+            `Mention @${dependencies.appConfig.handle} to continue by hand.`,
+        );
+      }
+    }
+    for (const script of prepared.scripts) {
+      const path = join(workspace.dir, workspacePath(script.path));
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, script.content);
+    }
+
+    const checkout = workspace;
+    const result = await withSandbox(
+      dependencies.sandboxProviderFor(jobSandboxConfig(dependencies.sandboxConfig, repoConfig, request)),
+      { jobId: request.id, workspace: checkout.dir, signal },
+      async (sandbox) => {
+        const loop = await runLoop({
+          task: prepared.task,
+          limits: loopLimitsSchema.parse(loopLimitsFrom(repoConfig, request.options)),
+          model: dependencies.modelFor(jobModelConfig(dependencies.modelConfig, repoConfig, request)),
+          prices: {
+            inputPerMillion: dependencies.modelConfig.inputPricePerMillion,
+            outputPerMillion: dependencies.modelConfig.outputPricePerMillion,
+          },
+          sandbox,
+          emit: reporter.onEvent,
+          signal,
+          mode:
+            request.trigger.kind === 'mention' && request.trigger.command === 'explain' ? 'explain' : 'fix',
+        });
+        // Only the files the loop edited come back: never .git, build output or anything else the command wrote.
+        await copyChangedFiles(sandbox, loop.changedFiles, checkout.dir);
+        return loop;
+      },
+    );
+
+    const delivery = await deliver(
+      request,
+      result,
+      prepared,
+      target,
+      checkout,
+      host,
+      reporter,
+      repoConfig,
+      dependencies,
+      token,
+      redactor,
+    );
+    await reporter.finish(delivery);
+  } catch (error) {
+    if (error instanceof JobRefusedError) {
+      await reporter.refuse(error.message, target?.headSha ?? request.headSha);
+      return;
+    }
+    const message = error instanceof SelfdebugError ? error.message : `Unexpected error: ${String(error)}`;
+    logger.error({ job: request.id, error: String(error) }, 'job failed');
+    await reporter.refuse(
+      `The job failed before it could finish: ${message}`,
+      target?.headSha ?? request.headSha,
+    );
+    if (!(error instanceof SelfdebugError)) throw error;
+  } finally {
+    await workspace?.dispose().catch(() => {});
+  }
+}
+
+interface Delivery {
+  pullRequestUrl: string | null;
+  deliveryError: string | null;
+  fixSha: string | null;
+}
+
+async function deliver(
+  request: JobRequest,
+  result: LoopResult,
+  prepared: PreparedTask,
+  target: JobTarget,
+  workspace: Workspace,
+  host: CodeHost,
+  reporter: JobReporter,
+  config: RepoConfig,
+  dependencies: JobRunnerDependencies,
+  token: string,
+  redactor: Redactor,
+): Promise<Delivery> {
+  const none: Delivery = { pullRequestUrl: null, deliveryError: null, fixSha: null };
+  const fixed = result.outcome === 'fixed' && result.changedFiles.length > 0;
+  if (prepared.scripts.length > 0) {
+    // An issue's own script has no home in the repository: the fix is posted, not pushed.
+    if (fixed && target.reportTo !== null)
+      await postFixedScripts(host, target.reportTo, result, workspace, redactor);
+    return none;
+  }
+  const pushAnyway = !fixed && config.pull_request.push_branch_on_failure && result.changedFiles.length > 0;
+  if (!fixed && !pushAnyway) return none;
+  try {
+    await workspace.createBranch(target.workBranch);
+    const trailers = [`Selfdebug-Job: ${request.id}`];
+    if (request.trigger.kind === 'workflow-run') trailers.push(ROUND_TRAILER);
+    const summary = result.reflection?.summary ?? `fix ${prepared.task.command}`;
+    const sha = await workspace.commit(
+      `${config.pull_request.title_prefix}${firstLine(redactor.redact(summary))}\n\n${trailers.join('\n')}`,
+      { name: dependencies.appConfig.commitName, email: dependencies.appConfig.commitEmail },
+      result.changedFiles,
+    );
+    if (!sha) return none;
+    await workspace.push(target.workBranch, token);
+    if (!fixed) return { ...none, fixSha: sha };
+
+    const view = reporter.view();
+    const existing = target.existingPull ?? (await host.findPullRequest(target.workBranch))?.number ?? null;
+    if (existing !== null) {
+      const pull = await host.pullRequest(existing);
+      await reporter.moveTo(existing);
+      return { pullRequestUrl: pull.url, deliveryError: null, fixSha: sha };
+    }
+    const pull = await host.createPullRequest({
+      title: renderPullRequestTitle(view, redactor, config.pull_request.title_prefix),
+      body: renderPullRequestBody(view, redactor),
+      head: target.workBranch,
+      base: target.baseBranch,
+      draft: config.pull_request.draft,
+    });
+    if (config.pull_request.labels.length > 0)
+      await host.addLabels(pull.number, [...config.pull_request.labels]);
+    await reporter.moveTo(pull.number);
+    return { pullRequestUrl: pull.url, deliveryError: null, fixSha: sha };
+  } catch (error) {
+    const message = error instanceof SelfdebugError ? error.message : String(error);
+    dependencies.logger.warn({ job: request.id, error: message }, 'could not deliver the fix');
+    return { ...none, deliveryError: message };
+  }
+}
+
+async function postFixedScripts(
+  host: CodeHost,
+  issue: number,
+  result: LoopResult,
+  workspace: Workspace,
+  redactor: Redactor,
+) {
+  const parts = ['The fixed script, verified in the sandbox:'];
+  for (const path of result.changedFiles) {
+    const content = await readFile(join(workspace.dir, workspacePath(path)), 'utf8');
+    parts.push(
+      `\`${path}\`\n${codeBlock(content, path.endsWith('.py') ? 'python' : path.endsWith('.js') ? 'js' : 'sh')}`,
+    );
+  }
+  await host.createComment(issue, redactor.redact(parts.join('\n\n')));
+}
+
+async function copyChangedFiles(sandbox: Sandbox, paths: string[], dir: string): Promise<void> {
+  for (const path of paths) {
+    const file = await sandbox.readFile(path);
+    if (!file) continue;
+    const destination = join(dir, workspacePath(path));
+    await mkdir(dirname(destination), { recursive: true });
+    await writeFile(destination, file.content);
+    await chmod(destination, file.mode & 0o777);
+  }
+}
+
+async function loadConfig(
+  host: CodeHost,
+): Promise<{ ok: true; config: RepoConfig } | { ok: false; message: string }> {
+  try {
+    return parseRepoConfig(await host.repoConfigFile());
+  } catch (error) {
+    if (error instanceof SelfdebugError && error.code === 'config')
+      return { ok: false, message: error.message };
+    throw error;
+  }
+}
+
+function jobSandboxConfig(base: SandboxConfig, config: RepoConfig, request: JobRequest): SandboxConfig {
+  return sandboxConfigSchema.parse({
+    ...base,
+    ...sandboxOverrides(config),
+    ...(request.options.timeoutSeconds ? { commandTimeoutSeconds: request.options.timeoutSeconds } : {}),
+  });
+}
+
+function jobModelConfig(base: ModelConfig, config: RepoConfig, request: JobRequest): ModelConfig {
+  return modelConfigSchema.parse({
+    ...base,
+    ...modelOverrides(config),
+    ...(request.options.model ? { model: request.options.model } : {}),
+  });
+}
+
+function initialReportTo(request: JobRequest): number | null {
+  const { trigger } = request;
+  if (trigger.kind === 'mention') return trigger.issueNumber;
+  if (trigger.kind === 'review') return trigger.pullNumber;
+  return trigger.ownPullRequest;
+}
+
+function firstLine(text: string): string {
+  return (text.split('\n')[0] ?? '').slice(0, 72);
+}
+
+export const newJobId = (): string => randomUUID();

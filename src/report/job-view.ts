@@ -1,0 +1,282 @@
+import type { LoopEvent, LoopOutcome, ReproductionStatus, Spend } from '../loop/events.js';
+import type { FixProposal, Reflection } from '../loop/schemas.js';
+import type { DebugTask, LoopLimits } from '../loop/task.js';
+import type { TokenUsage, ToolCall } from '../model/language-model.js';
+import type { ExecResult } from '../sandbox/sandbox.js';
+import type { TriggerSummary } from './trigger.js';
+
+/**
+ * A job's state for the reports, folded from its loop events. The runner
+ * keeps the events and the URLs of what it posted; everything shown is
+ * derived from those, so a report can be rebuilt at any moment.
+ */
+export interface JobContext {
+  jobId: string;
+  /** `owner/name`. */
+  repository: string;
+  trigger: TriggerSummary;
+  /** The App's mention handle, for suggestions such as `@selfdebug retry`. */
+  handle?: string;
+  statusCommentUrl?: string | null;
+  /** Attempt number → URL of its comment, once posted. */
+  attemptCommentUrls?: Readonly<Record<number, string>>;
+  pullRequestUrl?: string | null;
+  checkRunUrl?: string | null;
+  /** Why no pull request could be opened after a fix, so the status says so instead of waiting. */
+  deliveryError?: string | null;
+}
+
+export interface ModelCall {
+  /** generate, retry-decision, reflect, explain or repair (the loop's ModelPurpose, as a string in events). */
+  purpose: string;
+  content: string | null;
+  toolCalls: ToolCall[];
+  usage: TokenUsage;
+  costUsd: number;
+  durationMs: number;
+}
+
+export interface ToolCallRecord {
+  name: string;
+  arguments: string;
+  result: string;
+  ok: boolean;
+}
+
+export interface CommandRun {
+  command: string;
+  result: ExecResult;
+}
+
+export interface AttemptView {
+  number: number;
+  maxAttempts: number;
+  modelCalls: ModelCall[];
+  toolCalls: ToolCallRecord[];
+  proposal: FixProposal | null;
+  applied: { paths: string[]; diff: string } | null;
+  /** Why the edits were not applied; nothing was run then. */
+  rejected: string[] | null;
+  run: CommandRun | null;
+  decision: { retry: boolean; reason: string } | null;
+  usage: TokenUsage;
+  costUsd: number;
+}
+
+export interface Finished {
+  outcome: LoopOutcome;
+  reason: string;
+  attempts: number;
+  diff: string;
+  changedFiles: string[];
+  total: Spend;
+  durationMs: number;
+}
+
+/** What the events say so far. */
+export interface JobProgress {
+  model: string | null;
+  task: DebugTask | null;
+  limits: LoopLimits | null;
+  setup: CommandRun[];
+  reproduction: { status: ReproductionStatus; runs: ExecResult[] } | null;
+  attempts: AttemptView[];
+  /** Model calls outside attempts: the reflection (and its repairs), an explanation. */
+  otherModelCalls: ModelCall[];
+  reflection: Reflection | null;
+  finished: Finished | null;
+  /** The latest running total the model calls reported. */
+  total: Spend;
+  /** Where a repair call belongs: with the call it repairs. */
+  lastCallAttempt: number | null;
+}
+
+export interface JobView extends JobProgress {
+  jobId: string;
+  repository: string;
+  trigger: TriggerSummary;
+  handle: string;
+  statusCommentUrl: string | null;
+  attemptCommentUrls: Readonly<Record<number, string>>;
+  pullRequestUrl: string | null;
+  checkRunUrl: string | null;
+  deliveryError: string | null;
+  events: readonly LoopEvent[];
+}
+
+const NO_USAGE: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+
+export const initialProgress: JobProgress = {
+  model: null,
+  task: null,
+  limits: null,
+  setup: [],
+  reproduction: null,
+  attempts: [],
+  otherModelCalls: [],
+  reflection: null,
+  finished: null,
+  total: { usage: NO_USAGE, costUsd: 0 },
+  lastCallAttempt: null,
+};
+
+export function jobView(context: JobContext, events: readonly LoopEvent[]): JobView {
+  return {
+    ...events.reduce(reduceJobEvent, initialProgress),
+    jobId: context.jobId,
+    repository: context.repository,
+    trigger: context.trigger,
+    handle: context.handle ?? 'selfdebug',
+    statusCommentUrl: context.statusCommentUrl ?? null,
+    attemptCommentUrls: context.attemptCommentUrls ?? {},
+    pullRequestUrl: context.pullRequestUrl ?? null,
+    checkRunUrl: context.checkRunUrl ?? null,
+    deliveryError: context.deliveryError ?? null,
+    events,
+  };
+}
+
+/** The reducer: one event more. Returns a new progress and leaves the old one untouched. */
+export function reduceJobEvent(progress: JobProgress, event: LoopEvent): JobProgress {
+  switch (event.type) {
+    case 'started':
+      return { ...progress, model: event.model, task: event.task, limits: event.limits };
+    case 'setup-ran':
+      return { ...progress, setup: [...progress.setup, { command: event.command, result: event.result }] };
+    case 'reproduced':
+      return { ...progress, reproduction: { status: event.status, runs: event.runs } };
+    case 'attempt-started':
+      return {
+        ...progress,
+        attempts: [...progress.attempts, newAttempt(event.attempt, event.maxAttempts)],
+        lastCallAttempt: event.attempt,
+      };
+    case 'model-responded':
+      return addModelCall(progress, event);
+    case 'tool-called': {
+      const { name, arguments: text, result, ok } = event;
+      return updateAttempt(progress, event.attempt, (attempt) => ({
+        ...attempt,
+        toolCalls: [...attempt.toolCalls, { name, arguments: text, result, ok }],
+      }));
+    }
+    case 'proposal':
+      return updateAttempt(progress, event.attempt, (attempt) => ({ ...attempt, proposal: event.proposal }));
+    case 'edits-applied':
+      return updateAttempt(progress, event.attempt, (attempt) => ({
+        ...attempt,
+        applied: { paths: event.paths, diff: event.diff },
+      }));
+    case 'edits-rejected':
+      return updateAttempt(progress, event.attempt, (attempt) => ({ ...attempt, rejected: event.problems }));
+    case 'executed':
+      return updateAttempt(progress, event.attempt, (attempt) => ({
+        ...attempt,
+        run: { command: event.command, result: event.result },
+      }));
+    case 'retry-decided':
+      return updateAttempt(progress, event.attempt, (attempt) => ({
+        ...attempt,
+        decision: { retry: event.retry, reason: event.reason },
+      }));
+    case 'reflected':
+      return { ...progress, reflection: event.reflection };
+    case 'finished': {
+      const { type: _type, ...finished } = event;
+      return { ...progress, finished, total: event.total };
+    }
+  }
+}
+
+function newAttempt(number: number, maxAttempts: number): AttemptView {
+  return {
+    number,
+    maxAttempts,
+    modelCalls: [],
+    toolCalls: [],
+    proposal: null,
+    applied: null,
+    rejected: null,
+    run: null,
+    decision: null,
+    usage: NO_USAGE,
+    costUsd: 0,
+  };
+}
+
+/**
+ * A call counts towards an attempt when the loop says so; a repair counts
+ * where the call it repairs did, because the loop's attempt counter still
+ * points at the last attempt while it reflects.
+ */
+function addModelCall(progress: JobProgress, event: Extract<LoopEvent, { type: 'model-responded' }>) {
+  const call: ModelCall = {
+    purpose: event.purpose,
+    content: event.content,
+    toolCalls: event.toolCalls,
+    usage: event.usage,
+    costUsd: event.costUsd,
+    durationMs: event.durationMs,
+  };
+  const owner =
+    event.purpose === 'repair'
+      ? progress.lastCallAttempt
+      : event.purpose === 'reflect' || event.purpose === 'explain'
+        ? null
+        : event.attempt;
+  const known = owner !== null && progress.attempts.some((attempt) => attempt.number === owner);
+  const next = { ...progress, total: event.total, lastCallAttempt: known ? owner : null };
+  if (!known) return { ...next, otherModelCalls: [...progress.otherModelCalls, call] };
+  return updateAttempt(next, owner, (attempt) => ({
+    ...attempt,
+    modelCalls: [...attempt.modelCalls, call],
+    usage: addUsage(attempt.usage, call.usage),
+    costUsd: attempt.costUsd + call.costUsd,
+  }));
+}
+
+function updateAttempt(
+  progress: JobProgress,
+  number: number,
+  change: (attempt: AttemptView) => AttemptView,
+): JobProgress {
+  // An event for an attempt that never started would be a loop bug; it still gets shown, not dropped.
+  const attempts = progress.attempts.some((attempt) => attempt.number === number)
+    ? progress.attempts
+    : [...progress.attempts, newAttempt(number, progress.limits?.maxAttempts ?? number)];
+  return {
+    ...progress,
+    attempts: attempts.map((attempt) => (attempt.number === number ? change(attempt) : attempt)),
+  };
+}
+
+function addUsage(left: TokenUsage, right: TokenUsage): TokenUsage {
+  return {
+    promptTokens: left.promptTokens + right.promptTokens,
+    completionTokens: left.completionTokens + right.completionTokens,
+    totalTokens: left.totalTokens + right.totalTokens,
+  };
+}
+
+export type AttemptStatus =
+  | 'thinking'
+  | 'applying'
+  | 'running'
+  | 'deciding'
+  | 'passed'
+  | 'failed'
+  | 'rejected'
+  | 'stopped';
+
+/** Where an attempt stands; `stopped` when the job ended in the middle of it (budget, cancel, error). */
+export function attemptStatus(attempt: AttemptView, jobFinished: boolean): AttemptStatus {
+  if (attempt.rejected) return 'rejected';
+  if (attempt.run) {
+    if (attempt.run.result.exitCode === 0) return 'passed';
+    const last = attempt.decision !== null || attempt.number >= attempt.maxAttempts || jobFinished;
+    return last ? 'failed' : 'deciding';
+  }
+  if (jobFinished) return 'stopped';
+  if (attempt.applied) return 'running';
+  return attempt.proposal ? 'applying' : 'thinking';
+}

@@ -1,0 +1,82 @@
+import type { JobView } from './job-view.js';
+import type { MarkdownWriter } from './markdown.js';
+
+/**
+ * What a person could try after a job that did not end in a fix: general
+ * advice for the outcome, plus hints from what the runs show (time limits,
+ * memory). Commands and settings are shown as code, so the App never
+ * mentions itself or anyone else.
+ */
+export function nextSteps(view: JobView, md: MarkdownWriter): string[] {
+  const retry = md.code(`@${view.handle} retry`);
+  const config = md.code('.github/selfdebug.yml');
+  const steps: string[] = [];
+  switch (view.finished?.outcome) {
+    case 'not-fixed':
+      steps.push(
+        "Read the last attempt's comment: its analysis and output show how far the model got, and its diff may be a start.",
+        `Give it more attempts: ${md.code(`@${view.handle} fix max-attempts=10`)}, or ${md.code('max_attempts')} in ${config}.`,
+        `Add what the model could not know to the issue (expected behaviour, the right version of a dependency), then ${retry}.`,
+      );
+      break;
+    case 'declined':
+      steps.push(
+        'The retry decision above says why the model stopped; if the cause is outside the code (a service, credentials, the network, which the sandbox does not have), fix that first.',
+        `If you disagree, add the missing information to the issue and ask again with ${retry}.`,
+      );
+      break;
+    case 'budget-exhausted':
+      steps.push(
+        `Raise ${md.code('budget.max_tokens')}, ${md.code('budget.max_cost_usd')} or ${md.code('budget.max_minutes')} in ${config}, then ${retry}.`,
+        'Or narrow the task: name a single failing test as the command, so each run is faster and each prompt smaller.',
+      );
+      break;
+    case 'error':
+      steps.push(
+        `The reason above names what failed. A failing setup command is fixed in ${md.code('setup')} in ${config}.`,
+        `If it looks like a hiccup (the model API, the container), ${retry}; if it keeps failing, report it with the job id below.`,
+      );
+      break;
+    case 'cancelled':
+      steps.push(`Run it again with ${retry}.`);
+      break;
+    case 'flaky':
+      steps.push(
+        'Run the command several times where it failed; look for order-dependent tests, timing, randomness without a seed, shared state, or the network.',
+        `Once it fails reliably, ${retry} can work on it.`,
+      );
+      break;
+    case 'cannot-reproduce':
+      steps.push(
+        'The sandbox differs from where it failed: compare environment variables, services, the network (the sandbox has none), the image, and the exact command.',
+        `Name the failing command explicitly, e.g. ${md.code(`@${view.handle} fix \`pytest tests/test_io.py\``)}, or set ${md.code('command')} in ${config}.`,
+      );
+      break;
+    case 'explained':
+      steps.push(`To let the App try a fix, ask with ${md.code(`@${view.handle} fix`)}.`);
+      break;
+    default:
+      break;
+  }
+  return [...steps, ...hintsFromRuns(view, md)];
+}
+
+function hintsFromRuns(view: JobView, md: MarkdownWriter): string[] {
+  const runs = [
+    ...view.setup.map((run) => run.result),
+    ...(view.reproduction?.runs ?? []),
+    ...view.attempts.flatMap((attempt) => (attempt.run ? [attempt.run.result] : [])),
+  ];
+  const hints: string[] = [];
+  if (runs.some((run) => run.end === 'timed-out')) {
+    hints.push(
+      `Some runs hit the time limit: raise ${md.code('sandbox.timeout_seconds')} in ${md.code('.github/selfdebug.yml')} or add ${md.code('timeout=600')} to the request.`,
+    );
+  }
+  if (runs.some((run) => run.end === 'oom-killed')) {
+    hints.push(
+      `Some runs ran out of memory: raise ${md.code('sandbox.memory_mb')} in ${md.code('.github/selfdebug.yml')}.`,
+    );
+  }
+  return hints;
+}

@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GitWorkspaceProvider } from '../../src/adapters/git/git-workspace-provider.js';
+import { LocalSandboxProvider } from '../../src/adapters/local/local-sandbox-provider.js';
+import { loadAppConfig } from '../../src/config/app-config.js';
+import { parseSandboxConfig } from '../../src/config/load-config.js';
+import { parseModelConfig } from '../../src/config/model-config.js';
+import type { JobRequest } from '../../src/jobs/job-request.js';
+import { type JobRunnerDependencies, runJob } from '../../src/jobs/run-job.js';
+import { type ScriptedAnswer, ScriptedModel } from '../../src/model/scripted-model.js';
+import { silentLogger } from '../../src/util/logger.js';
+import { FakeCodeHost } from '../fakes/fake-code-host.js';
+import { GitHttpServer } from '../helpers/git-http-server.js';
+import { decide, fix, reflect } from '../helpers/loop-fixtures.js';
+
+const TOKEN = 'ghs_jobtoken0123456789abcdefghijklmnop';
+const BROKEN = 'import sys\nprint(greeting)\n';
+const goodEdit = {
+  path: 'app.py',
+  search: 'print(greeting)',
+  replace: 'greeting = "hello"\nprint(greeting)',
+};
+
+describe('runJob', () => {
+  let server: GitHttpServer;
+  let shas: string[];
+
+  beforeAll(async () => {
+    server = await GitHttpServer.start({ token: TOKEN });
+    shas = await server.createRepository('app', [{ 'app.py': BROKEN, 'README.md': 'app\n' }]);
+  });
+  afterAll(() => server.close());
+
+  function setup(answers: ScriptedAnswer[], config: unknown = { command: 'python3 app.py' }) {
+    const host = new FakeCodeHost('octo/app');
+    host.branches.set('main', shas[0]!);
+    host.permissions.set('octocat', 'write');
+    host.config = config;
+    const model = new ScriptedModel(answers);
+    const dependencies: JobRunnerDependencies = {
+      codeHostFor: async () => host,
+      tokenFor: async () => TOKEN,
+      workspaces: new GitWorkspaceProvider({ allowedProtocols: ['http'] }),
+      sandboxProviderFor: (config) =>
+        new LocalSandboxProvider({ ...config, kind: 'local' }, undefined, () => {}),
+      modelFor: () => model,
+      sandboxConfig: parseSandboxConfig({ kind: 'local', commandTimeoutSeconds: 30 }),
+      modelConfig: parseModelConfig({ apiKey: 'sk-test-secret-key-0123456789' }),
+      appConfig: loadAppConfig({}),
+      logger: silentLogger,
+      environment: {},
+    };
+    return { host, model, dependencies };
+  }
+
+  function mentionRequest(id: string, issueNumber = 12): JobRequest {
+    return {
+      id,
+      deliveryId: `delivery-${id}`,
+      dedupeKey: `comment-${id}`,
+      installationId: 1,
+      repository: {
+        owner: 'octo',
+        name: 'app',
+        cloneUrl: server.url('app'),
+        defaultBranch: 'main',
+        private: false,
+      },
+      requestedBy: 'octocat',
+      headSha: null,
+      baseBranch: 'main',
+      trigger: {
+        kind: 'mention',
+        command: 'fix',
+        issueNumber,
+        isPullRequest: false,
+        commentId: 1,
+        text: `app.py crashes; the token ${TOKEN} should never show`,
+        scriptBlocks: [],
+      },
+      options: {},
+      createdAt: '2026-01-01T00:00:00.000Z',
+    };
+  }
+
+  it('fixes, pushes a selfdebug/ branch, opens a draft pull request and reports every step', async () => {
+    const { host, dependencies } = setup([fix('greeting is undefined', [goodEdit]), reflect()]);
+    await runJob(mentionRequest('11111111-aaaa'), new AbortController().signal, dependencies);
+
+    const branch = 'selfdebug/issue-12-11111111';
+    expect(await server.readFile('app', branch, 'app.py')).toBe(
+      'import sys\ngreeting = "hello"\nprint(greeting)\n',
+    );
+    expect(await server.branchSha('app', 'main')).toBe(shas[0]);
+    const [pull] = host.pulls;
+    expect(pull).toMatchObject({ head: branch, base: 'main', draft: true });
+    expect(pull?.title).toMatch(/^selfdebug: /);
+    expect(pull?.body).toContain('Fixes #12');
+
+    const comments = host.commentsOn(12);
+    expect(comments.some((body) => body.includes('<!-- selfdebug:status job=11111111-aaaa -->'))).toBe(true);
+    expect(comments.some((body) => body.includes('<!-- selfdebug:attempt job=11111111-aaaa n=1 -->'))).toBe(
+      true,
+    );
+    for (const body of [...comments, pull?.body ?? '']) {
+      expect(body).not.toContain(TOKEN);
+      expect(body).not.toContain('sk-test-secret-key-0123456789');
+    }
+    const [progress, annotated] = host.checkRuns;
+    expect(progress).toMatchObject({ headSha: shas[0], status: 'completed', conclusion: 'success' });
+    expect(annotated).toMatchObject({ status: 'completed', conclusion: 'success' });
+    expect(annotated?.headSha).toBe(await server.branchSha('app', branch));
+    expect(annotated?.output?.annotations?.[0]).toMatchObject({ path: 'app.py', startLine: 2, endLine: 2 });
+    expect(server.requestsTo('receive-pack').every((request) => !request.url.includes(TOKEN))).toBe(true);
+  });
+
+  it('posts a final comment and pushes nothing when the model declines', async () => {
+    const { host, dependencies } = setup([
+      fix('try', [{ path: 'app.py', search: 'print(greeting)', replace: 'print(greting)' }]),
+      decide(false, 'needs a service that is not there'),
+      reflect(),
+    ]);
+    const before = server.requestsTo('receive-pack').length;
+    await runJob(mentionRequest('22222222-bbbb', 13), new AbortController().signal, dependencies);
+    expect(host.pulls).toHaveLength(0);
+    expect(server.requestsTo('receive-pack')).toHaveLength(before);
+    expect(
+      host.commentsOn(13).some((body) => body.includes('<!-- selfdebug:final job=22222222-bbbb -->')),
+    ).toBe(true);
+    expect(host.checkRuns[0]).toMatchObject({ status: 'completed', conclusion: 'failure' });
+  });
+
+  it('answers an invalid configuration with one comment, and runs nothing', async () => {
+    const { host, model, dependencies } = setup([], { max_atempts: 3 });
+    await runJob(mentionRequest('33333333-cccc', 14), new AbortController().signal, dependencies);
+    const comments = host.commentsOn(14);
+    expect(comments).toHaveLength(1);
+    expect(comments[0]).toContain('max_atempts');
+    expect(model.calls).toHaveLength(0);
+    expect(host.checkRuns).toHaveLength(0);
+  });
+
+  it('says which command it needs when none is known', async () => {
+    const { host, dependencies } = setup([], {});
+    await runJob(mentionRequest('44444444-dddd', 15), new AbortController().signal, dependencies);
+    expect(host.commentsOn(15).join('\n')).toMatch(/which command to run/);
+  });
+});
