@@ -71,16 +71,27 @@ export interface CodeHost {
   branchHead(branch: string): Promise<string>;
   pullRequest(number: number): Promise<PullRequestDetails>;
   /** The inline comments of one review, with their file and line. */
-  reviewComments(pullNumber: number, reviewId: number): Promise<{ path: string; line: number | null; body: string }[]>;
+  reviewComments(
+    pullNumber: number,
+    reviewId: number,
+  ): Promise<{ path: string; line: number | null; body: string }[]>;
   addLabels(issueNumber: number, labels: string[]): Promise<void>;
   /** `.github/selfdebug.yml` merged with org defaults and `_extends`, as parsed YAML; null when absent. */
   repoConfigFile(): Promise<unknown>;
 
   findPullRequest(head: string): Promise<PullRequestRef | null>;
-  createPullRequest(request: { title: string; body: string; head: string; base: string; draft: boolean }): Promise<PullRequestRef>;
+  createPullRequest(request: {
+    title: string;
+    body: string;
+    head: string;
+    base: string;
+    draft: boolean;
+  }): Promise<PullRequestRef>;
   updatePullRequest(number: number, update: { body?: string; title?: string }): Promise<void>;
 
-  createCheckRun(request: { name: string; headSha: string } & CheckRunUpdate): Promise<{ id: number; url: string }>;
+  createCheckRun(
+    request: { name: string; headSha: string } & CheckRunUpdate,
+  ): Promise<{ id: number; url: string }>;
   updateCheckRun(id: number, update: CheckRunUpdate): Promise<void>;
 
   failedJobs(runId: number): Promise<WorkflowJob[]>;
