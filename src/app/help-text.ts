@@ -5,7 +5,6 @@ export interface CommandDescription {
   /** What follows the command word, shown in the usage column. */
   arguments: string;
   summary: string;
-  available: boolean;
 }
 
 /** The commands in the order a person needs them; the help comment is rendered from this list. */
@@ -16,27 +15,23 @@ export const COMMAND_DESCRIPTIONS: readonly CommandDescription[] = [
     summary:
       'Reproduce the failure in a sandbox container, let the model try fixes until the command passes, ' +
       'and open a pull request with the result.',
-    available: false,
   },
   {
     name: 'explain',
     arguments: '[command]',
     summary: 'Reproduce the failure and explain its cause, without changing any code.',
-    available: false,
   },
   {
     name: 'retry',
     arguments: '',
     summary: 'Run the last job on this issue or pull request again.',
-    available: false,
   },
   {
     name: 'stop',
     arguments: '',
     summary: 'Stop the job running for this issue or pull request.',
-    available: false,
   },
-  { name: 'help', arguments: '', summary: 'Show this list.', available: true },
+  { name: 'help', arguments: '', summary: 'Show this list.' },
 ];
 
 /**
@@ -52,8 +47,7 @@ export const HELP_MARKER = '<!-- selfdebug:help -->';
 export function helpText(handle: string): string {
   const rows = COMMAND_DESCRIPTIONS.map((command) => {
     const usage = `@${handle} ${command.name}${command.arguments ? ` ${command.arguments}` : ''}`;
-    const status = command.available ? '✅ available' : '🚧 coming soon';
-    return `| \`${usage}\` | ${command.summary} | ${status} |`;
+    return `| \`${usage}\` | ${command.summary} |`;
   });
   return [
     HELP_MARKER,
@@ -61,10 +55,11 @@ export function helpText(handle: string): string {
     '',
     `Mention \`@${handle}\` in a comment, followed by one of these commands:`,
     '',
-    '| Command | What it does | Status |',
-    '| --- | --- | --- |',
+    '| Command | What it does |',
+    '| --- | --- |',
     ...rows,
     '',
-    'Mentions inside code blocks or quoted lines are ignored.',
+    `Options for \`fix\` and \`explain\`: \`max-attempts=N\` (1–20), \`timeout=SECONDS\`, \`model=NAME\`. Put the command to run in backticks: \`\` @${handle} fix \`pytest tests/\` max-attempts=3 \`\`.`,
+    'Only people with write access can start a job. Mentions inside code blocks or quoted lines are ignored.',
   ].join('\n');
 }
