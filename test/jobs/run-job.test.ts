@@ -1,3 +1,5 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitWorkspaceProvider } from '../../src/adapters/git/git-workspace-provider.js';
 import { LocalSandboxProvider } from '../../src/adapters/local/local-sandbox-provider.js';
@@ -50,6 +52,29 @@ describe('runJob', () => {
       environment: {},
     };
     return { host, model, dependencies };
+  }
+
+  /** Pushes a commit to a new branch through the provider itself, as an earlier job would have. */
+  async function pushBranch(
+    repository: string,
+    branch: string,
+    sha: string,
+    message = 'selfdebug: earlier',
+  ): Promise<string> {
+    const workspace = await new GitWorkspaceProvider({ allowedProtocols: ['http'] }).checkout({
+      cloneUrl: server.url(repository),
+      sha,
+      token: TOKEN,
+    });
+    try {
+      await workspace.createBranch(branch);
+      await writeFile(join(workspace.dir, 'notes.txt'), `${message}\n`);
+      const commit = await workspace.commit(message, { name: 'selfdebug[bot]', email: 'bot@example.com' });
+      await workspace.push(branch, TOKEN);
+      return commit!;
+    } finally {
+      await workspace.dispose();
+    }
   }
 
   function mentionRequest(id: string, issueNumber = 12): JobRequest {
@@ -137,6 +162,70 @@ describe('runJob', () => {
     expect(comments[0]).toContain('max_atempts');
     expect(model.calls).toHaveLength(0);
     expect(host.checkRuns).toHaveLength(0);
+  });
+
+  it('commits on top of its own pull request after a review, without opening another', async () => {
+    const { host, dependencies } = setup([fix('use a constant', [goodEdit]), reflect()]);
+    const branch = 'selfdebug/issue-5-review';
+    const [base] = await server.createRepository('reviewed', [{ 'app.py': BROKEN }]);
+    const pushed = await pushBranch('reviewed', branch, base!);
+    const pull = await host.createPullRequest({
+      title: 'selfdebug: fix',
+      body: 'b',
+      head: branch,
+      base: 'main',
+      draft: true,
+    });
+    const request = mentionRequest('55555555-eeee');
+    request.repository.cloneUrl = server.url('reviewed');
+    request.headSha = pushed;
+    request.trigger = {
+      kind: 'review',
+      pullNumber: pull.number,
+      reviewId: 77,
+      commentId: null,
+      branch,
+      text: 'Please fix',
+      comments: [],
+    };
+    host.reviews.set(77, [{ path: 'app.py', line: 2, body: 'greeting is undefined' }]);
+    await runJob(request, new AbortController().signal, dependencies);
+    expect(host.pulls).toHaveLength(1);
+    expect(await server.readFile('reviewed', branch, 'app.py')).toContain('greeting = "hello"');
+    expect(
+      host.commentsOn(pull.number).some((body) => body.includes('selfdebug:status job=55555555-eeee')),
+    ).toBe(true);
+  });
+
+  it('stops automatic rounds on its own branch at max_rounds', async () => {
+    const { host, model, dependencies } = setup([], {
+      command: 'python3 app.py',
+      triggers: { workflow_runs: { enabled: true, max_rounds: 1 } },
+    });
+    const branch = 'selfdebug/run-1-abc';
+    const [base] = await server.createRepository('rounds', [{ 'app.py': BROKEN }]);
+    const head = await pushBranch(
+      'rounds',
+      branch,
+      base!,
+      'selfdebug: earlier fix\n\nSelfdebug-Round: workflow-run',
+    );
+    const request = mentionRequest('66666666-ffff');
+    request.repository.cloneUrl = server.url('rounds');
+    request.headSha = head;
+    request.trigger = {
+      kind: 'workflow-run',
+      runId: 5,
+      runAttempt: 1,
+      workflowName: 'CI',
+      workflowPath: '.github/workflows/ci.yml',
+      branch,
+      ownPullRequest: 31,
+    };
+    await runJob(request, new AbortController().signal, dependencies);
+    expect(model.calls).toHaveLength(0);
+    expect(host.commentsOn(31).join('\n')).toMatch(/limit is 1.*never loop/s);
+    expect(host.checkRuns[0]).toMatchObject({ status: 'completed', conclusion: 'neutral' });
   });
 
   it('says which command it needs when none is known', async () => {
