@@ -61,6 +61,18 @@ export async function handleMention(context: MentionContext, dependencies: AppDe
     );
     return;
   }
+  if (config.ok && !config.config.mentions) {
+    await host.createComment(
+      issueNumber,
+      'Mentions are turned off for this repository (`triggers.mentions` in `.github/selfdebug.yml`).',
+    );
+    return;
+  }
+  if (!config.ok) {
+    // An invalid .github/selfdebug.yml gets one comment quoting the problem; nothing runs.
+    await host.createComment(issueNumber, config.message);
+    return;
+  }
   if (parsed.kind === 'retry') {
     const previous = await dependencies.queue.latest(match);
     if (!previous) {
@@ -79,18 +91,6 @@ export async function handleMention(context: MentionContext, dependencies: AppDe
     return;
   }
 
-  if (config.ok && !config.config.mentions) {
-    await host.createComment(
-      issueNumber,
-      'Mentions are turned off for this repository (`triggers.mentions` in `.github/selfdebug.yml`).',
-    );
-    return;
-  }
-  if (!config.ok) {
-    // An invalid .github/selfdebug.yml gets one comment quoting the problem; nothing runs.
-    await host.createComment(issueNumber, config.message);
-    return;
-  }
   const issueText = stripHiddenText(payload.issue.body ?? '');
   const request = comment ? stripHiddenText(comment.body) : '';
   const text = comment

@@ -1,7 +1,7 @@
 import type { Context } from 'probot';
 import { repositoryKey } from '../jobs/job-request.js';
 import { BRANCH_PREFIX } from '../jobs/resolve-target.js';
-import { authorize, refusalText } from './authorize.js';
+import { authorize, isAutomated, refusalText } from './authorize.js';
 import { jobRequest } from './build-request.js';
 import type { AppDependencies } from './dependencies.js';
 import { stripHiddenText } from './issue-text.js';
@@ -21,6 +21,7 @@ export async function handleReview(
   const state = review.state.toLowerCase();
   if (!ownBranch || (state !== 'changes_requested' && state !== 'commented')) return;
 
+  if (isAutomated(sender, dependencies.handle)) return;
   const host = dependencies.codeHostFor(context);
   const config = await dependencies.repoConfigFor(context);
   if (config.ok && !config.config.reviews) return;

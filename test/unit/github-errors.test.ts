@@ -62,6 +62,25 @@ describe('GitHub error mapping', () => {
     expect(error.message).toContain('ABCD:1234');
   });
 
+  it('names the permission GitHub says the App needs', async () => {
+    const one = await failure(
+      403,
+      { message: 'Resource not accessible by integration' },
+      { 'x-accepted-github-permissions': 'issues=write' },
+    );
+    const either = await failure(
+      403,
+      { message: 'Resource not accessible by integration' },
+      { 'x-accepted-github-permissions': 'issues=write; pull_requests=write' },
+    );
+
+    expect(one.message).toContain('the App lacks the "issues: write" permission.');
+    expect(either.message).toContain(
+      'the App lacks the "issues: write" or "pull_requests: write" permissions (any one of these).',
+    );
+    expect(either).toMatchObject({ status: 403, retryable: false });
+  });
+
   it('treats a 403 with retry-after as the secondary rate limit, and retryable', async () => {
     const error = await failure(
       403,

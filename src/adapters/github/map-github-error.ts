@@ -68,7 +68,7 @@ export function mapGitHubError(error: unknown, action: string): SelfdebugError {
   }
   if (status === 403) {
     return new GitHubApiError(
-      `GitHub refused ${action} (HTTP 403${said}): the App lacks permission for it.${reference} Accept the new ` +
+      `GitHub refused ${action} (HTTP 403${said}): the App lacks ${neededPermission(headers)}.${reference} Accept the new ` +
         "permissions in the installation settings (the organisation's or your Settings → Applications → " +
         'selfdebug → Configure), or check the branch protection and repository rules.',
       common,
@@ -112,6 +112,20 @@ function rateLimitWait(
     return { seconds: reset === undefined ? undefined : Math.max(0, reset - now) };
   }
   return status === 429 ? { seconds: undefined } : undefined;
+}
+
+/**
+ * GitHub names what an App token would need in `x-accepted-github-permissions`,
+ * e.g. `checks=write` or `contents=read; pull_requests=read` (any one set is enough).
+ */
+function neededPermission(headers: Record<string, string | number | undefined>): string {
+  const sets = (header(headers, 'x-accepted-github-permissions') ?? '')
+    .split(';')
+    .map((set) => set.trim().replace(/=/g, ': ').replace(/,\s*/g, ' and '))
+    .filter((set) => set !== '');
+  if (sets.length === 0) return 'permission for it';
+  const permissions = sets.length === 1 ? 'permission' : 'permissions (any one of these)';
+  return `the ${sets.map((set) => `"${set}"`).join(' or ')} ${permissions}`;
 }
 
 function header(headers: Record<string, string | number | undefined>, name: string): string | undefined {
