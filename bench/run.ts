@@ -2,13 +2,18 @@ import { writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { benchContext } from './context.js';
 import { benchSandbox } from './sandbox.js';
+import { benchWebhook } from './webhook.js';
 
 /**
  * Runs every benchmark and writes BENCHMARKS.md. Benchmarks print tables;
  * they assert nothing. Figures on this 2-core machine are noisy: compare
  * rows of one run (each has its baseline beside it), not runs across days.
  */
-const benches: Record<string, () => Promise<string>> = { sandbox: benchSandbox, context: benchContext };
+const benches: Record<string, () => Promise<string>> = {
+  sandbox: benchSandbox,
+  context: benchContext,
+  webhook: benchWebhook,
+};
 
 const only = process.argv.slice(2);
 const sections: string[] = [];
