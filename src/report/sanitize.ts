@@ -111,7 +111,7 @@ export function codeBlock(text: string, language = ''): string {
 
 /** Inline code on one line, delimited by more backticks than it contains. */
 export function inlineCode(text: string): string {
-  const content = neutralizeMarkers(text.replace(/\s*\r?\n\s*/g, ' '));
+  const content = neutralizeMarkers(text.replace(/\s+/g, (run) => (run.includes('\n') ? ' ' : run)));
   if (content.trim() === '') return '` `';
   const ticks = '`'.repeat(longestBacktickRun(content) + 1);
   const padding = content.startsWith('`') || content.endsWith('`') ? ' ' : '';
