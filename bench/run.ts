@@ -1,6 +1,7 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { benchContext } from './context.js';
+import { benchExcerpt } from './excerpt.js';
 import { benchSandbox } from './sandbox.js';
 import { benchWebhook } from './webhook.js';
 
@@ -13,17 +14,31 @@ const benches: Record<string, () => Promise<string>> = {
   sandbox: benchSandbox,
   context: benchContext,
   webhook: benchWebhook,
+  excerpt: benchExcerpt,
 };
 
 const only = process.argv.slice(2);
-const sections: string[] = [];
+const sections = new Map<string, string>();
 for (const [name, bench] of Object.entries(benches)) {
   if (only.length > 0 && !only.includes(name)) continue;
   process.stderr.write(`running bench/${name}…\n`);
   const section = await bench();
   process.stdout.write(`${section}\n\n`);
-  sections.push(section);
+  sections.set(name, section);
 }
+
+// A partial run (`npm run bench -- excerpt`) replaces only its own sections and keeps the others' figures.
+const file = new URL('../BENCHMARKS.md', import.meta.url);
+const previous = only.length > 0 ? await readFile(file, 'utf8').catch(() => '') : '';
+const kept = new Map(
+  previous
+    .split(/^(?=## )/m)
+    .slice(1)
+    .map((section) => [/`bench\/([\w-]+)\.ts`/.exec(section)?.[1] ?? '', section.trimEnd()] as const),
+);
+const ordered = Object.keys(benches)
+  .map((name) => sections.get(name) ?? kept.get(name))
+  .filter((section): section is string => section !== undefined);
 
 const machine = `${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 const document = [
@@ -32,6 +47,6 @@ const document = [
   `Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${machine}.`,
   'Every figure has its baseline measured in the same run; ratios are ours ÷ baseline.',
   '',
-  ...sections.flatMap((section) => [section, '']),
+  ...ordered.flatMap((section) => [section, '']),
 ].join('\n');
-if (only.length === 0) await writeFile(new URL('../BENCHMARKS.md', import.meta.url), document);
+await writeFile(file, document);

@@ -65,7 +65,7 @@ export function parseCommand(mention: Mention): ParsedCommand {
     if (typeof parsed === 'string') return { kind: 'invalid', problem: `\`${name}\` ${parsed}` };
     Object.assign(options, parsed);
   }
-  if (options.command !== undefined && options.command.includes('\n')) {
+  if (options.command?.includes('\n')) {
     return { kind: 'invalid', problem: 'the command must fit on one line' };
   }
   return { kind: 'job', command, options };

@@ -17,6 +17,8 @@ export interface RunOptions {
   env?: Record<string, string | undefined>;
   /** Whether stdout is a terminal (colors, spinner); false unless the entry point says so. */
   isTTY?: boolean;
+  /** What `excerpt -` reads; process.stdin unless a test passes its own. */
+  stdin?: AsyncIterable<Uint8Array | string>;
 }
 
 /** Runs one CLI invocation and returns its exit code: 0 done, 1 failed, 2 misused. */
@@ -39,6 +41,14 @@ export async function run(argv: readonly string[], options: RunOptions): Promise
         stderr: options.stderr,
         env: options.env ?? process.env,
         isTTY: options.isTTY ?? false,
+      });
+    }
+    case 'excerpt': {
+      const { runExcerpt } = await import('./excerpt-command.js');
+      return runExcerpt(request.argv, {
+        stdout: options.stdout,
+        stderr: options.stderr,
+        ...(options.stdin ? { stdin: options.stdin } : {}),
       });
     }
     case 'usage-error':

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 
-export const CLI_COMMANDS = ['help', 'doctor', 'fix'] as const;
+export const CLI_COMMANDS = ['help', 'doctor', 'fix', 'excerpt'] as const;
 
 export type CliRequest =
   | { kind: 'help' }
@@ -8,6 +8,8 @@ export type CliRequest =
   | { kind: 'doctor' }
   /** `fix` reads its own options: `argv` is everything after the word "fix". */
   | { kind: 'fix'; argv: string[] }
+  /** `excerpt` reads its own options: `argv` is everything after the word "excerpt". */
+  | { kind: 'excerpt'; argv: string[] }
   /** The person typed something we cannot run; `message` says what and lists what we can. */
   | { kind: 'usage-error'; message: string };
 
@@ -17,6 +19,8 @@ export const USAGE = [
   'Commands:',
   '  fix          Debug a failing command in a local folder: selfdebug fix --command "npm test"',
   '               (selfdebug fix --help lists its options)',
+  '  excerpt      Print the lines of a CI log that explain its failure: selfdebug excerpt job.log',
+  '               (selfdebug excerpt --help lists its options)',
   '  doctor       Check that the Docker engine answers and has the sandbox image',
   '  help         Show this help',
   '',
@@ -36,6 +40,7 @@ const OPTIONS = {
 export function parseArguments(argv: readonly string[]): CliRequest {
   // Before the general parse, which would take fix's own options for unknown ones.
   if (argv[0] === 'fix') return { kind: 'fix', argv: argv.slice(1) };
+  if (argv[0] === 'excerpt') return { kind: 'excerpt', argv: argv.slice(1) };
   // Lenient parsing plus our own check: strict mode's errors are long and only a message string.
   const { values, positionals, tokens } = parseArgs({
     args: [...argv],

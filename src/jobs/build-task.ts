@@ -1,6 +1,11 @@
-import { recoverStep } from '../ci-logs/workflow-step.js';
+import {
+  excerptLog,
+  formatExcerpt,
+  localActionPaths,
+  recoverFailingStep,
+  reproduce,
+} from '../ci-logs/index.js';
 import type { CodeHost } from '../code-host/code-host.js';
-import { excerptOutput } from '../loop/excerpt.js';
 import type { DebugTask } from '../loop/task.js';
 import { JobRefusedError } from './job-errors.js';
 import type { JobRequest, ScriptBlock } from './job-request.js';
@@ -12,7 +17,6 @@ export interface PreparedTask {
 }
 
 const LOG_EXCERPT_CHARS = 12_000;
-const LOG_READ_LIMIT = 20 * 1024 * 1024;
 
 /**
  * What the model is told and which command proves the fix, per trigger:
@@ -74,27 +78,42 @@ async function workflowRunTask(
 ): Promise<PreparedTask> {
   const [job] = await host.failedJobs(trigger.runId);
   const step = job?.steps.find((candidate) => candidate.conclusion === 'failure');
-  const log = job ? await readLog(await host.jobLog(job.id)) : '';
+  // Streamed: a job log can be hundreds of megabytes; the excerpt reads it once in bounded memory.
+  const excerpt = job
+    ? await excerptLog(await host.jobLog(job.id), { maxCharacters: LOG_EXCERPT_CHARS })
+    : null;
   let command = explicit;
+  let why: string | null = null;
   if (!command && job && step) {
-    const workflow = await host.fileContent(trigger.workflowPath, request.headSha ?? trigger.branch);
-    const recovered = workflow ? recoverStep(workflow, job.name, step.name) : null;
-    if (recovered?.run) {
-      command = recovered.workingDirectory
-        ? `cd ${JSON.stringify(recovered.workingDirectory)} && ${recovered.run}`
-        : recovered.run;
+    const ref = request.headSha ?? trigger.branch;
+    const workflow = await host.fileContent(trigger.workflowPath, ref);
+    const actions: Record<string, string> = {};
+    for (const path of workflow ? localActionPaths(workflow, job.name) : []) {
+      const action =
+        (await host.fileContent(`${path}/action.yml`, ref)) ??
+        (await host.fileContent(`${path}/action.yaml`, ref));
+      if (action) actions[path] = action;
     }
+    const recovered = workflow
+      ? recoverFailingStep(
+          { workflow, actions },
+          { job: job.name, step: step.name, stepNumber: step.number, logStep: excerpt?.failingStep ?? null },
+        )
+      : null;
+    const reproduction = recovered ? reproduce(recovered) : null;
+    command = reproduction?.command ?? undefined;
+    why = reproduction?.note ?? null;
   }
   if (!command) {
     throw new JobRefusedError(
-      `I could not find a script for the failing step${step ? ` "${step.name}"` : ''} of "${trigger.workflowName}" ` +
-        '(it may be an action rather than a `run:` step). Set `command` in `.github/selfdebug.yml`.',
+      `I could not find a script for the failing step${step ? ` "${step.name}"` : ''} of "${trigger.workflowName}". ` +
+        `${why ?? 'It may be an action rather than a `run:` step.'} Set \`command\` in \`.github/selfdebug.yml\`.`,
     );
   }
   const description = [
     `The workflow "${trigger.workflowName}" failed on branch ${trigger.branch}` +
       `${job ? ` in job "${job.name}"` : ''}${step ? ` at step "${step.name}"` : ''}.`,
-    log ? `Log excerpt:\n${excerptOutput(log, LOG_EXCERPT_CHARS)}` : '',
+    excerpt && excerpt.lines.length > 0 ? `Log excerpt:\n${formatExcerpt(excerpt)}` : '',
   ]
     .filter(Boolean)
     .join('\n\n');
@@ -112,17 +131,4 @@ function scriptFile(
   const runner =
     block.language === 'python' ? 'python3' : block.language === 'node' ? 'node' : block.language;
   return { path, content: block.code, run: `${runner} ${path}` };
-}
-
-/** Reads at most LOG_READ_LIMIT bytes, keeping the end (where failures usually are). */
-async function readLog(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    chunks.push(buffer);
-    size += buffer.length;
-    while (size > LOG_READ_LIMIT && chunks.length > 1) size -= chunks.shift()!.length;
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }

@@ -207,7 +207,8 @@ describe('buildTask', () => {
       host,
       { setup: [] },
     );
-    expect(prepared.task.command).toBe('cd "app" && pytest -q tests\necho done\n');
+    // `set -e` as the runner's `bash -e {0}`: a failing pytest must not be masked by `echo done`.
+    expect(prepared.task.command).toBe('set -e\ncd "app"\npytest -q tests\necho done\n');
     expect(prepared.task.description).toContain('job "Tests (3.11)" at step "Run pytest -q tests"');
     expect(prepared.task.description).toContain('FAILED tests/test_io.py::test_read - AssertionError');
     expect(prepared.task.description.length).toBeLessThan(13_000);

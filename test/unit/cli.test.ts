@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -39,7 +41,7 @@ describe('parseArguments', () => {
     const request = parseArguments(['frobnicate']);
     expect(request.kind).toBe('usage-error');
     expect(request.kind === 'usage-error' && request.message).toBe(
-      'Unknown command "frobnicate". Valid commands: help, doctor, fix (options: --help, --version).',
+      'Unknown command "frobnicate". Valid commands: help, doctor, fix, excerpt (options: --help, --version).',
     );
   });
 
@@ -118,5 +120,107 @@ describe('the selfdebug executable', () => {
       code: 2,
       stderr: expect.stringContaining('Valid commands: help, doctor, fix'),
     });
+  });
+});
+
+describe('selfdebug excerpt', () => {
+  const directory = mkdtempSync(join(tmpdir(), 'selfdebug-excerpt-'));
+  const logFile = join(directory, 'job.log');
+  const stamp = (line: string) => `2024-05-01T10:00:00.0000000Z ${line}`;
+  writeFileSync(
+    logFile,
+    [
+      '##[group]Run pytest -q',
+      'shell: /usr/bin/bash -e {0}',
+      '##[endgroup]',
+      ...Array.from({ length: 200 }, (_, index) => `collected item ${index}`),
+      'FAILED tests/test_api.py::test_status - assert 500 == 200',
+      '##[error]Process completed with exit code 1.',
+    ]
+      .map(stamp)
+      .join('\n'),
+  );
+
+  async function excerpt(argv: string[], stdin?: string) {
+    let stdout = '';
+    let stderr = '';
+    const exitCode = await run(['excerpt', ...argv], {
+      stdout: { write: (text: string) => (stdout += text) },
+      stderr: { write: (text: string) => (stderr += text) },
+      ...(stdin === undefined
+        ? {}
+        : {
+            stdin: (async function* () {
+              yield Buffer.from(stdin);
+            })(),
+          }),
+    });
+    return { exitCode, stdout, stderr };
+  }
+
+  it('is parsed with its own arguments', () => {
+    expect(parseArguments(['excerpt', 'job.log', '--json'])).toEqual({
+      kind: 'excerpt',
+      argv: ['job.log', '--json'],
+    });
+  });
+
+  it('prints one JSON object with the failing step, exit code, numbered lines and truncation', async () => {
+    const result = await excerpt([logFile, '--json']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout.trim().split('\n')).toHaveLength(1);
+    const printed = JSON.parse(result.stdout);
+    expect(Object.keys(printed)).toEqual(['failingStep', 'exitCode', 'lines', 'truncated']);
+    expect(printed).toMatchObject({ failingStep: 'Run pytest -q', exitCode: 1, truncated: false });
+    expect(printed.lines).toContainEqual({
+      n: 204,
+      text: 'FAILED tests/test_api.py::test_status - assert 500 == 200',
+    });
+  });
+
+  it('reads standard input for "-" and prints numbered lines with the gaps marked', async () => {
+    const log = `${Array.from({ length: 50 }, (_, index) => `line ${index + 1}`).join('\n')}\nerror: disk full\nbye\n`;
+    const result = await excerpt(['-', '--max-lines', '3'], log);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain('51 | error: disk full');
+    expect(result.stdout).toMatch(/… \d+ lines omitted/);
+  });
+
+  it.each([
+    [[], 'name a log file'],
+    [['a.log', 'b.log'], 'expected one log file'],
+    [['a.log', '--max-lines', '0'], '--max-lines takes a whole number'],
+    [['a.log', '--max-lines', '2.5'], '--max-lines takes a whole number'],
+    [['a.log', '--lines'], 'Unknown option'],
+  ])('exits 2 on %j', async (argv, message) => {
+    const result = await excerpt(argv);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain(message);
+  });
+
+  it('exits 1 when the log cannot be read, and prints its help', async () => {
+    const missing = await excerpt([join(directory, 'missing.log')]);
+    expect(missing.exitCode).toBe(1);
+    expect(missing.stderr).toContain('no such file');
+    const help = await excerpt(['--help']);
+    expect(help).toMatchObject({ exitCode: 0, stderr: '' });
+    expect(help.stdout).toContain('Usage: selfdebug excerpt <log-file | -> [--max-lines N] [--json]');
+  });
+
+  it('runs from the executable on a real job log', async () => {
+    const log = fileURLToPath(new URL('../fixtures/gha-logs/gradle-2063953546/job.log', import.meta.url));
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', 'excerpt', log, '--json', '--max-lines', '40'],
+      { cwd: projectRoot },
+    );
+    const printed = JSON.parse(stdout);
+    expect(printed.exitCode).toBe(1);
+    expect(printed.lines.length).toBeLessThanOrEqual(40);
+    expect(
+      printed.lines.some((line: { text: string }) =>
+        line.text.includes('DownloadExtensionTest > downloadSingleFileError() FAILED'),
+      ),
+    ).toBe(true);
   });
 });

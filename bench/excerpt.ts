@@ -1,0 +1,369 @@
+import { createReadStream } from 'node:fs';
+import { mkdtemp, open, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { excerptLog } from '../src/ci-logs/excerpt-log.js';
+import { markdownTable, percentile } from './stats.js';
+
+/**
+ * The log excerpt over the labelled Actions logs in ../shared/data/gha-logs,
+ * beside `tail -n 150` of the same logs: which failing tests each keeps, and
+ * how many lines it takes. Then throughput and memory on a log of ≥ 200 MB
+ * made by concatenating the dataset, beside a bare read-and-count-lines pass.
+ *
+ * The labels spell test names as BugSwarm rewrote them (pytest `a/b.py::t` →
+ * `a.b::t`, Maven `Class.method` → `method(pkg.Class)`, Gradle `Class > method`
+ * → `Class.method`, mocha titles joined across lines), so each name is first
+ * located in the log in a form the log writes; names that cannot be located
+ * are counted apart and left out of recall.
+ */
+const DATASET = fileURLToPath(new URL('../../shared/data/gha-logs/', import.meta.url));
+const BUDGET = 150;
+const LARGE_BYTES = 200 * 1024 * 1024;
+
+interface Labels {
+  framework: string;
+  failed: boolean;
+  failed_tests: string[];
+  exit_code: number | null;
+}
+
+interface Row {
+  log: string;
+  located: number;
+  names: number;
+  excerptKept: number;
+  tailKept: number;
+  excerptLines: number;
+  tailLines: number;
+  stepFound: boolean;
+  exitMatches: boolean;
+  missed: string[];
+  unlocated: string[];
+  failed: boolean;
+}
+
+export async function benchExcerpt(): Promise<string> {
+  const logs = (await readdir(DATASET, { withFileTypes: true }))
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+  const rows: Row[] = [];
+  for (const log of logs) rows.push(await measureLog(log));
+  const throughput = await measureThroughput(logs);
+  return report(rows, throughput);
+}
+
+async function measureLog(log: string): Promise<Row> {
+  const path = join(DATASET, log, 'job.log');
+  const labels = JSON.parse(await readFile(join(DATASET, log, 'labels.json'), 'utf8')) as Labels;
+  const bytes = await readFile(path);
+  const text = bytes.toString('utf8');
+  const cleaned = text
+    .split(/\r\n|\n|\r/)
+    .map((line) => stripForTail(line.replace(/^\d{4}-\d\d-\d\dT[\d:.]+Z ?/, '')))
+    .join('\n');
+  const excerpt = await excerptLog(createReadStream(path, { highWaterMark: 1 << 20 }), { maxLines: BUDGET });
+  const tail = tailLines(text, BUDGET);
+  const row: Row = {
+    log,
+    located: 0,
+    names: labels.failed_tests.length,
+    excerptKept: 0,
+    tailKept: 0,
+    excerptLines: excerpt.lines.length,
+    tailLines: tail.length,
+    stepFound: labels.failed === (excerpt.failingStep !== null),
+    exitMatches: labels.exit_code === null || excerpt.exitCode === labels.exit_code,
+    missed: [],
+    unlocated: [],
+    failed: labels.failed,
+  };
+  for (const name of labels.failed_tests) {
+    const forms = locate(name, cleaned);
+    if (forms.length === 0) {
+      row.unlocated.push(name);
+      continue;
+    }
+    row.located++;
+    const holds = (text: string) => forms.some((form) => text.includes(form));
+    if (excerpt.lines.some((line) => holds(line.text))) row.excerptKept++;
+    else row.missed.push(forms[0]!);
+    if (tail.some((line) => holds(stripForTail(line)))) row.tailKept++;
+  }
+  return row;
+}
+
+/** What `tail -n N` prints: the last N lines split on `\n` alone. */
+function tailLines(text: string, count: number): string[] {
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  return lines.slice(-count);
+}
+
+/** Without colour codes, which would split a test name that the log paints. */
+function stripForTail(line: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing escape sequences is the point.
+  return line.replace(/\x1b\[[0-?]*[ -/]*[@-~]/g, '');
+}
+
+/** The spellings of a labelled name that occur in the log (a runner may write it more than one way). */
+function locate(name: string, log: string): string[] {
+  return spellings(name).filter((form) => form.length >= 4 && log.includes(form));
+}
+
+function spellings(name: string): string[] {
+  const forms = [name];
+  const bare = name.replace(/:$/, '');
+  const collection = /^\(([\w.-]+)\)$/.exec(name);
+  if (collection)
+    forms.push(`${collection[1]!.replaceAll('.', '/')}.py`, `${collection[1]!.replaceAll('.', '/')} `);
+  if (name.includes('::')) {
+    const [module = '', ...rest] = name.split('::');
+    forms.push(`${module.replaceAll('.', '/')}.py::${rest.join('::')}`);
+  }
+  const maven = /^([^(]+)\(([\w.$]+)\)$/.exec(name);
+  if (maven) {
+    const [, method = '', type = ''] = maven;
+    const simple = type.split('.').at(-1) ?? type;
+    forms.push(`${type}.${method}`, `${simple}.${method}`, `${simple.split('$').at(-1)}.${method}`);
+    // Parameterised invocations (`name{ArgumentsAccessor}[1]`) are specific enough on their own.
+    if (/[[{]/.test(method)) forms.push(method);
+  }
+  const java = /^((?:[\w$]+\.)*[\w$]+)\.([^.([]+(?:\(.*?\))?(?:\[.*\])?)$/.exec(name);
+  if (java && !name.includes(' ')) {
+    const [, type = '', member = ''] = java;
+    const simple = type.split('.').at(-1) ?? type;
+    const method = member.replace(/\(.*\)$/, '');
+    forms.push(
+      `${simple.replaceAll('$', ' > ')} > ${member}`,
+      `${simple}:${method}`,
+      `${simple.replaceAll('$', '.')}::${method}`,
+      `${method}(${type})`,
+      `${simple}.${member}`,
+      `Testcase: ${method}`,
+    );
+  }
+  const gradleSpaced = /^([\w$]+)\.(.+)$/.exec(name);
+  if (gradleSpaced && name.includes(' ')) forms.push(`${gradleSpaced[1]} > ${gradleSpaced[2]}`);
+  // Mocha titles joined across lines: the longest tail of the words that the log writes on one line.
+  const words = bare.split(' ');
+  for (let start = 1; start < words.length; start++) {
+    const rest = words.slice(start).join(' ');
+    if (rest.length >= 12) forms.push(`${rest}:`, rest);
+  }
+  return forms;
+}
+
+interface Throughput {
+  megabytes: number;
+  lines: number;
+  newlines: number;
+  /** Median MB/s over the rounds: wall clock, and per CPU-second (steadier on a shared machine). */
+  countRate: number;
+  splitRate: number;
+  excerptRate: number;
+  excerptCpuRate: number;
+  rssBefore: number;
+  rssAfter: number;
+  rssPeak: number;
+}
+
+const ROUNDS = 3;
+
+/**
+ * Three rounds, each reading the large log three ways: counting newlines in
+ * the raw bytes (the floor any reader pays), decoding UTF-8 and splitting
+ * into lines (what a naive line reader pays), and the excerpt.
+ */
+async function measureThroughput(logs: string[]): Promise<Throughput> {
+  const directory = await mkdtemp(join(tmpdir(), 'bench-excerpt-'));
+  const path = join(directory, 'large.log');
+  try {
+    const file = await open(path, 'w');
+    let written = 0;
+    while (written < LARGE_BYTES) {
+      for (const log of logs) {
+        const bytes = await readFile(join(DATASET, log, 'job.log'));
+        await file.write(bytes);
+        written += bytes.length;
+      }
+    }
+    await file.close();
+    const megabytes = (await stat(path)).size / 2 ** 20;
+    const chunks = () => createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>;
+    // Memory first, on a quiet heap: the baselines' own garbage would count against the excerpt.
+    const rssBefore = process.memoryUsage().rss;
+    let rssPeak = rssBefore;
+    const sampler = setInterval(() => {
+      rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+    }, 20);
+    const { totalLines: lines } = await excerptLog(chunks(), { maxLines: BUDGET });
+    clearInterval(sampler);
+    const rssAfter = process.memoryUsage().rss;
+    rssPeak = Math.max(rssPeak, rssAfter);
+    const rates = {
+      count: [] as number[],
+      split: [] as number[],
+      excerpt: [] as number[],
+      cpu: [] as number[],
+    };
+    let newlines = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      // The excerpt first in each round: the naive split leaves garbage that would be collected during it.
+      let started = performance.now();
+      const cpu = process.cpuUsage();
+      await excerptLog(chunks(), { maxLines: BUDGET });
+      const used = process.cpuUsage(cpu);
+      rates.excerpt.push(megabytes / ((performance.now() - started) / 1000));
+      rates.cpu.push(megabytes / ((used.user + used.system) / 1e6));
+      started = performance.now();
+      for await (const chunk of chunks()) {
+        for (let index = chunk.indexOf(10); index !== -1; index = chunk.indexOf(10, index + 1)) newlines++;
+      }
+      rates.count.push(megabytes / ((performance.now() - started) / 1000));
+      started = performance.now();
+      const decoder = new TextDecoder();
+      let carry = '';
+      for await (const chunk of chunks()) {
+        const split = (carry + decoder.decode(chunk, { stream: true })).split('\n');
+        carry = split.pop() ?? '';
+      }
+      rates.split.push(megabytes / ((performance.now() - started) / 1000));
+    }
+    return {
+      megabytes,
+      lines,
+      newlines: newlines / ROUNDS,
+      countRate: percentile(rates.count, 0.5),
+      splitRate: percentile(rates.split, 0.5),
+      excerptRate: percentile(rates.excerpt, 0.5),
+      excerptCpuRate: percentile(rates.cpu, 0.5),
+      rssBefore,
+      rssAfter,
+      rssPeak,
+    };
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
+}
+
+function report(rows: Row[], throughput: Throughput): string {
+  const withNames = rows.filter((row) => row.located > 0);
+  const sizes = (label: string, fraction: number) => [
+    label,
+    percentile(
+      rows.map((row) => row.excerptLines),
+      fraction,
+    ),
+    percentile(
+      rows.map((row) => row.tailLines),
+      fraction,
+    ),
+  ];
+  const located = sum(rows, 'located');
+  const excerptKept = sum(rows, 'excerptKept');
+  const tailKept = sum(rows, 'tailKept');
+  const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
+  const table = markdownTable(
+    ['log', 'failing tests located', 'excerpt keeps', 'tail keeps', 'excerpt lines', 'tail lines'],
+    rows.map((row) => [
+      row.log,
+      `${row.located}/${row.names}`,
+      row.located > 0 ? `${row.excerptKept}/${row.located}` : '—',
+      row.located > 0 ? `${row.tailKept}/${row.located}` : '—',
+      row.excerptLines,
+      row.tailLines,
+    ]),
+  );
+  const missed = rows.flatMap((row) => row.missed.map((form) => `- ${row.log}: \`${form}\``));
+  const unlocated = rows.flatMap((row) => row.unlocated.map((name) => `${row.log}: \`${name}\``));
+  return [
+    '## Log excerpt (`bench/excerpt.ts`)',
+    '',
+    `${rows.length} labelled Actions job logs (../shared/data/gha-logs), budget ${BUDGET} lines, beside \`tail -n ${BUDGET}\` ` +
+      'of the same logs. A failing test counts as kept when a kept line holds the name in the form the log writes it.',
+    '',
+    markdownTable(
+      ['', 'excerpt', `tail -n ${BUDGET}`],
+      [
+        [
+          'failing tests kept (recall)',
+          `${excerptKept}/${located} (${pct(excerptKept, located)})`,
+          `${tailKept}/${located} (${pct(tailKept, located)})`,
+        ],
+        [
+          'logs keeping all their located tests',
+          `${withNames.filter((row) => row.excerptKept === row.located).length}/${withNames.length}`,
+          `${withNames.filter((row) => row.tailKept === row.located).length}/${withNames.length}`,
+        ],
+        sizes('median lines', 0.5),
+        sizes('p90 lines', 0.9),
+        [
+          'failing step named for failed jobs, none for passed ones',
+          `${rows.filter((row) => row.stepFound).length}/${rows.length}`,
+          '—',
+        ],
+        ['exit code as labelled', `${rows.filter((row) => row.exitMatches).length}/${rows.length}`, '—'],
+      ],
+    ),
+    '',
+    `Names not located in their log (rewrites the locator cannot undo): ${sum(rows, 'names') - located} of ${sum(rows, 'names')}` +
+      `${unlocated.length > 0 ? ` — ${unlocated.join('; ')}` : ''}.`,
+    missed.length > 0
+      ? `\nLocated but not kept:\n${missed.join('\n')}`
+      : '\nEvery located failing test is kept.',
+    '',
+    '<details><summary>Per log</summary>',
+    '',
+    table,
+    '',
+    '</details>',
+    '',
+    `Throughput on a ${throughput.megabytes.toFixed(0)} MB log (the dataset concatenated: ${throughput.lines.toLocaleString('en-US')} lines, ` +
+      `${throughput.newlines.toLocaleString('en-US')} \`\\n\` bytes), ` +
+      `read in 1 MB chunks; median of ${ROUNDS} rounds, each pass beside its baselines:`,
+    '',
+    markdownTable(
+      ['pass', 'MB/s (wall)', 'MB/s (per CPU-second)', 'ratio to reading'],
+      [
+        ['baseline: read, count newlines', throughput.countRate.toFixed(0), '—', '1.00'],
+        [
+          'baseline: read, decode UTF-8, split lines',
+          throughput.splitRate.toFixed(0),
+          '—',
+          (throughput.splitRate / throughput.countRate).toFixed(2),
+        ],
+        [
+          'excerptLog',
+          throughput.excerptRate.toFixed(0),
+          throughput.excerptCpuRate.toFixed(0),
+          (throughput.excerptRate / throughput.countRate).toFixed(2),
+        ],
+      ],
+    ),
+    '',
+    markdownTable(
+      ['RSS before an excerpt pass', 'after it', 'peak during it', 'growth (peak − before)'],
+      [
+        [
+          mib(throughput.rssBefore),
+          mib(throughput.rssAfter),
+          mib(throughput.rssPeak),
+          mib(throughput.rssPeak - throughput.rssBefore),
+        ],
+      ],
+    ),
+    '',
+    `Goals: every located failing test kept; median excerpt far below ${BUDGET} lines; ≥ 200 MB/s; ≤ 64 MB RSS growth.`,
+  ].join('\n');
+}
+
+function sum(rows: Row[], key: 'located' | 'names' | 'excerptKept' | 'tailKept'): number {
+  return rows.reduce((total, row) => total + row[key], 0);
+}
+
+function pct(part: number, whole: number): string {
+  return whole === 0 ? '—' : `${((100 * part) / whole).toFixed(1)}%`;
+}

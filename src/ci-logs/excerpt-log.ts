@@ -1,0 +1,71 @@
+import { ExcerptBuilder } from './excerpt-builder.js';
+import { KEYWORDS, opensWithMarker } from './keywords.js';
+import { LineSplitter } from './log-lines.js';
+import type { LogExcerpt } from './select-lines.js';
+
+/**
+ * A failed job's log turned into what explains the failure: the failing
+ * step, its exit code, and the lines worth a reader's budget with their
+ * original numbers. Reads any byte or string source once, front to back.
+ */
+export type LogSource =
+  | string
+  | Uint8Array
+  | AsyncIterable<Uint8Array | string>
+  | Iterable<Uint8Array | string>;
+
+export interface ExcerptOptions {
+  /** Most lines the excerpt keeps; 150 when not given. */
+  maxLines?: number;
+  /** Most characters of kept text (with room for numbers and gap marks), for a prompt's budget. */
+  maxCharacters?: number;
+}
+
+export const DEFAULT_MAX_LINES = 150;
+
+export async function excerptLog(source: LogSource, options: ExcerptOptions = {}): Promise<LogExcerpt> {
+  const requested = options.maxLines ?? DEFAULT_MAX_LINES;
+  const maxLines = Number.isFinite(requested) ? Math.max(1, Math.floor(requested)) : DEFAULT_MAX_LINES;
+  const builder = new ExcerptBuilder(maxLines, options.maxCharacters ?? Number.POSITIVE_INFINITY);
+  const splitter = new LineSplitter(builder, { keywords: KEYWORDS, opens: opensWithMarker });
+  if (typeof source === 'string' || source instanceof Uint8Array) {
+    splitter.push(toBytes(source));
+  } else if (Symbol.asyncIterator in source) {
+    for await (const chunk of source) splitter.push(toBytes(chunk));
+  } else {
+    for (const chunk of source) splitter.push(toBytes(chunk));
+  }
+  splitter.end();
+  return builder.finish(splitter.lines);
+}
+
+function toBytes(chunk: Uint8Array | string): Uint8Array {
+  return typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+}
+
+/**
+ * The excerpt as text for a person or a prompt: a headline, then each kept
+ * line with its number, and the size of every gap between them.
+ */
+export function formatExcerpt(excerpt: LogExcerpt): string {
+  const width = String(excerpt.totalLines || 1).length;
+  const headline = excerpt.failingStep
+    ? `Failing step: ${excerpt.failingStep}${excerpt.exitCode === null ? '' : ` (exit code ${excerpt.exitCode})`}`
+    : excerpt.exitCode === null
+      ? null
+      : `Exit code ${excerpt.exitCode}`;
+  const out: string[] = headline ? [headline] : [];
+  let next = 1;
+  for (const line of excerpt.lines) {
+    if (line.n > next) out.push(gap(line.n - next, width));
+    out.push(`${String(line.n).padStart(width)} | ${line.text}`);
+    next = line.n + 1;
+  }
+  if (excerpt.totalLines >= next) out.push(gap(excerpt.totalLines - next + 1, width));
+  if (excerpt.truncated) out.push('(more lines matched than the line budget allows)');
+  return out.join('\n');
+}
+
+function gap(count: number, width: number): string {
+  return `${' '.repeat(width)} … ${count} line${count === 1 ? '' : 's'} omitted`;
+}

@@ -1,0 +1,125 @@
+/**
+ * How the splitter decides which lines are worth reading closely, before any
+ * line is split out: a few words searched over whole windows of latin1 text,
+ * and a look at how each line opens. Every line `classify` can rank on its own
+ * passes one of the two; lines that matter only in context (stack frames,
+ * `Expected:` after a jest verdict, entries of a failure list) are read because
+ * a line before them opened a follow window or a list.
+ *
+ * The word list is short on purpose. V8's regexp engine scans a handful of
+ * literal alternatives at 600 MB/s and more, but slows to under 400 MB/s
+ * beyond about eight, and not monotonically: adding or dropping one word has
+ * halved the speed. Words drop their first letter (`rror` for `error` and
+ * `Error`) because a case class or a leading character common in timestamps
+ * (`:`, `-`, digits) also slows the scan. Measure with `npm run bench excerpt`
+ * after any change.
+ */
+const WORDS = ['rror', 'ERR', 'Fail', 'fail', 'FAIL', 'xcept', 'ot found', '_test\\.go:'];
+
+export const KEYWORDS = new RegExp(WORDS.join('|'), 'g');
+
+/**
+ * Failure words that open their line: they cost nothing to check there, so
+ * they stay out of the scanned list. Words that appear mid-line instead
+ * (`Permission denied`, `No such file`, `returned a non-zero code`) are, in
+ * practice, the last words before the step's exit, which keeps the lines
+ * before it.
+ */
+const OPENERS = [
+  'Traceback',
+  'fatal',
+  'Fatal',
+  'FATAL',
+  'panic',
+  "thread '",
+  'not ok',
+  'Killed',
+  'Segmentation fault',
+  'Post job cleanup',
+  'Cleaning up orphan',
+  '* What went wrong',
+];
+const OPENER_FIRST_CHARACTERS = new Set(OPENERS.map((word) => word.charCodeAt(0)));
+
+const SPACE = 32;
+const TAB = 9;
+const ESCAPE = 27;
+
+/**
+ * Whether a line opens (after an Actions timestamp, blanks and colour codes)
+ * with `##[`, `::`, a failure symbol (● ✕ ✖ ✗ ✘ ❌ ×; not ✓ ✔), pytest's `E `,
+ * apt's `E: `, one of the OPENERS, or a `file.ext:line` place. Reads the latin1
+ * text in place.
+ */
+export function opensWithMarker(text: string, start: number, end: number): boolean {
+  let index = start;
+  if (end - index > 20 && text.charCodeAt(index + 4) === 45 && text.charCodeAt(index + 10) === 84) {
+    // The runner writes seven fractional digits, so the text usually starts at a fixed column.
+    if (text.charCodeAt(index + 27) === 90 && text.charCodeAt(index + 28) === SPACE) index += 29;
+    else {
+      const space = text.indexOf(' ', index + 19);
+      if (space !== -1 && space < end && space - index <= 40) index = space + 1;
+    }
+  }
+  for (;;) {
+    while (index < end && (text.charCodeAt(index) === SPACE || text.charCodeAt(index) === TAB)) index++;
+    if (index >= end || text.charCodeAt(index) !== ESCAPE || text.charCodeAt(index + 1) !== 91) break;
+    index += 2;
+    while (index < end && (text.charCodeAt(index) < 0x40 || text.charCodeAt(index) > 0x7e)) index++;
+    index++;
+  }
+  if (index >= end) return false;
+  const code = text.charCodeAt(index);
+  const next = text.charCodeAt(index + 1);
+  if (code === 35 || code === 58) return next === code && (code === 58 || text.charCodeAt(index + 2) === 91);
+  if (code === 69 /* E */) return next === SPACE || (next === 58 && text.charCodeAt(index + 2) === SPACE);
+  // UTF-8 of U+25CF ●, U+2715–2718 ✕✖✗✘, U+274C ❌ and U+00D7 ×, read as latin1.
+  if (code === 0xe2) {
+    const third = text.charCodeAt(index + 2);
+    return (
+      (next === 0x97 && third === 0x8f) ||
+      (next === 0x9c && third >= 0x95 && third <= 0x98) ||
+      (next === 0x9d && third === 0x8c)
+    );
+  }
+  if (code === 0xc3) return next === 0x97;
+  if (OPENER_FIRST_CHARACTERS.has(code)) {
+    for (const word of OPENERS) if (text.startsWith(word, index)) return true;
+  }
+  return opensWithPlace(text, index, end);
+}
+
+/** Letters, digits, `/`, `\\`, `_` and `-`, by latin1 code: a table, as this runs on every line. */
+const PATH_CHARACTERS = new Uint8Array(256);
+for (const [first, last] of [
+  ['a', 'z'],
+  ['A', 'Z'],
+  ['0', '9'],
+  ['/', '/'],
+  ['\\', '\\'],
+  ['_', '_'],
+  ['-', '-'],
+]) {
+  for (let code = first!.charCodeAt(0); code <= last!.charCodeAt(0); code++) PATH_CHARACTERS[code] = 1;
+}
+
+const MAX_PATH = 200;
+
+/**
+ * `path/file.ext:12:` opening a line: compilers and linters that name no error word
+ * (`./main.go:12:5: undefined: foo`, `app.py:3:1: E302 …`). Reads the first word only.
+ */
+function opensWithPlace(text: string, start: number, end: number): boolean {
+  // A native search for the colon first: most lines have none near their start, or no digit after it.
+  const colon = text.indexOf(':', start);
+  if (colon === -1 || colon >= end || colon - start > MAX_PATH || colon === start) return false;
+  const digit = text.charCodeAt(colon + 1);
+  if (digit < 48 || digit > 57) return false;
+  let dot = false;
+  for (let index = start; index < colon; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 46 /* . */) dot = true;
+    else if (PATH_CHARACTERS[code] !== 1) return false;
+  }
+  return dot;
+}

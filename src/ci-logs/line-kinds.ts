@@ -1,0 +1,196 @@
+import type { LineShape } from './line-shape.js';
+import { latin1 } from './log-lines.js';
+
+/**
+ * What one line says about a failure, and how much it is worth keeping.
+ *
+ * The rules describe shapes shared by families of tools rather than single
+ * tools: a runner's verdict next to a test name, `path:line` followed by
+ * `error`, an exception type opening a message, a count of failures, a
+ * leading `error:`. Every flagged line of a large log passes here, so the
+ * patterns that scan a whole line wait behind cheap substring checks, and the
+ * text stays latin1 (symbols such as ● are matched as their UTF-8 bytes).
+ *
+ * Weights: 90+ a failing test named; 70–80 an error that explains; 75 a
+ * runner's failure summary; 50–60 assertion details; below 40 context.
+ */
+export type LineKind = 'test' | 'summary' | 'error' | 'detail' | 'warning' | 'noise' | 'plain';
+
+export interface LineClass {
+  kind: LineKind;
+  weight: number;
+}
+
+const of = (kind: LineKind, weight: number): LineClass => Object.freeze({ kind, weight });
+const PLAIN = of('plain', 0);
+const NOISE = of('noise', 0);
+const FLAGGED = of('plain', 6);
+const BOILERPLATE = of('noise', 2);
+const WARNING = of('warning', 3);
+const TEST = of('test', 90);
+const TEST_BANNER = of('test', 85);
+/** `FAILED` alone on its line (Ant's JUnit report): the test it judges is named on the line before. */
+export const BARE_VERDICT = of('test', 60);
+const TASK_FAILED = of('summary', 72);
+const SUMMARY_LINE = of('summary', 75);
+const COUNTED = of('summary', 55);
+const CLASS_FAILED = of('summary', 88);
+const DIAGNOSED = of('error', 78);
+const LINTED = of('error', 72);
+const PLACED = of('error', 65);
+const EXCEPTION_OPENED = of('error', 72);
+const ERROR_LED = of('error', 70);
+const SYSTEM = of('error', 70);
+const PACKAGE = of('error', 62);
+const MAKE = of('error', 60);
+const TAGGED_ERROR = of('error', 45);
+const GENERIC = of('error', 30);
+const PYTEST_E = of('detail', 58);
+const EXPECTED = of('detail', 58);
+const GO_MESSAGE = of('detail', 75);
+const TRACEBACK_OPENED = of('detail', 50);
+
+// A test named next to its runner's verdict.
+const VERDICT_FIRST =
+  /^(?:(?:FAILED|ERROR|XPASS)\s+\S+(?:::|\.py\b)|(?:FAIL|ERROR): \S+ \([\w.$]+\)|(?:FAIL|ERROR): test|--- FAIL: \S|FAIL\s+\S|not ok \d+|rspec \S+:\d+|Failed \S.*\[\s*[\d.]+\s*m?s\])/;
+const VERDICT_LAST = /(?:\s\.\.\.\s+(?:FAIL|FAILED|ERROR)$|<<< (?:FAILURE|ERROR)!|\S\s+(?:FAILED|FAILURE)$)/;
+const SYMBOLS = ['●', '✕', '×', '✗', '✖', '✘', '❌'].map(latin1);
+const BULLET = new RegExp(`^(?:${SYMBOLS.join('|')})\\s+\\S`);
+const CONSOLE_BULLET = latin1('● Console');
+const LINT_TOTAL = latin1('✖ ');
+const BANNER = /^(?:_{3,}|-{4}) \S.* (?:_{3,}|-{4})$/;
+const STATUS_ONLY = /^(?:FAILED|FAILURE|FAIL|ERROR|Caused an ERROR)$/;
+
+// A runner's or build tool's verdict on the whole run.
+const SUMMARY =
+  /^(?:=+ .*\b(?:failed|errors?|FAILURES|ERRORS|short test summary info)\b.* =+|(?:Tests?|Test Suites|Test Files|Suites):?\s+.*\bfailed\b|\d+ (?:failing|failed)\b.*|BUILD (?:FAILED|FAILURE)\b.*|FAILURE: Build failed.*|\d+ tests? completed, \d+ failed.*|FAILED \((?:failures|errors)=.*|test result: FAILED.*|Failed!\s+-\s+Failed:.*|There (?:are|were) test failures.*|Failed to execute goal.*|Execution failed for task.*|\* What went wrong:|FAIL)$/;
+const JUNIT_FAILED_COUNT = /\b(?:Failures|Errors|Aborted): [1-9]/;
+const ZERO_COUNTS = /\b(?:Failures|Errors|failed|errors|failures): 0\b|\b0 (?:failed|failures?|errors?)\b/;
+const NONZERO_COUNT =
+  /\b[1-9]\d* (?:failed|failures?|errors?|failing)\b|\b(?:Failures|Errors|failed|errors|failures): [1-9]/;
+
+// Errors that explain: a diagnostic at a place, a leading error word, an exception opening its message.
+// `file.ext:12:5: error`, `file.ext(12,5): error TS…`, `file.ext:12:5 - error`: anchored on the extension's dot.
+const DIAGNOSTIC =
+  /\.\w{1,12}(?::\[?\d+(?:[,:]\d+)?\]?|\(\d+(?:,\d+)?\)):?\s*(?:-\s*)?(?:fatal error|error|Error)\b/;
+const JAVAC_DIAGNOSTIC = /^\/?[\w./\\-]+\.\w+:\[\d+(?:,\d+)?\]/;
+// `path/file.ext:12:5: message`: a compiler or linter that names no error word (go, flake8, shellcheck).
+const PLACED_MESSAGE = /^[\w./\\-]+\.\w+:\d+:\d+:? \S/;
+const LINT_DIAGNOSTIC = /^\d+:\d+\s+(error|warning)\s/;
+const LEADING_ERROR = /^(?:error|ERROR|Error|fatal|FATAL|Fatal|panic|PANIC)(?:\[[^\]]*\])?(?::|!|\s-|\s)/;
+const EXCEPTION =
+  /^(?:Caused by: |=> |Uncaught |Unhandled(?: rejection)? )?(?:[\w$]+\.)*[\w$]*(?:Error|Exception|Failure|Fault|Panic)\b(?::|$|\s\[|\s+at\s)/;
+const PACKAGE_MANAGER = /^(?:npm ERR!|npm error|ERR_PNPM_\w+|error An unexpected error|yarn error|E: )/;
+const PACKAGE_MANAGER_NOISE = /complete log of this run|^npm ERR!\s*$|^npm error\s*$|A complete log/;
+const SYSTEM_FAILURE =
+  /command not found|: not found$|No such file or directory|Permission denied|Segmentation fault|core dumped|\bKilled\b|Out of memory|OOMKilled|timed out|panicked at|failed to solve|did not complete successfully|returned a non-zero code|No matching distribution|Could not find a version|Could not resolve|Cannot find module|Unable to locate package|ModuleNotFoundError|ImportError/;
+const MAKE_FAILURE = /^make(?:\[\d+\])?: \*\*\*/;
+const BUILD_TOOL_BOILERPLATE =
+  /^(?:-> \[Help|\[Help \d|To see the full stack trace|Re-run Maven|For more information about the errors|After correcting the problems|mvn <args>|Please refer to|Run with --(?:stacktrace|info|debug|scan)|Get more help at|See https:\/\/docs\.gradle\.org|\* Try:)/;
+
+// Details of an assertion.
+const PYTEST_DETAIL = /^E\s+\S/;
+const EXPECTATION =
+  /^(?:(?:Expected|Received|Actual|expected|received|actual)(?: value| length| substring| object| string| constructor| path)?:\s|expect\(|[-+] Expected|[-+] Received|AssertionError)/;
+const GO_TEST_MESSAGE = /^\S+_test\.go:\d+: /;
+const TRACEBACK = /^Traceback \(most recent call last\):/;
+const WARNING_WORD = /\b(?:[Ww]arning|WARN)\b/;
+const GENERIC_FAILURE =
+  /\b(?:error|errors|ERROR|Error|fail|failed|failure|FAILED|FAIL|Failed|exception|Exception|fatal)\b/;
+
+/**
+ * `flagged` says the splitter's first look picked the line (see keywords.ts). Lines read
+ * only as context (frames, quoted source, list details) skip the two whole-line searches.
+ */
+export function classify(shape: LineShape, flagged = true): LineClass {
+  const { core, tag } = shape;
+  if (core.length === 0) return PLAIN;
+  const first = core.charCodeAt(0);
+  const counts = core.includes('Tests run:');
+  if (tag === 'INFO' || tag === 'WARNING' || tag === 'WARN') {
+    if (counts) return junitCounts(core);
+    if (tag !== 'INFO') return WARNING;
+  }
+  if (BUILD_TOOL_BOILERPLATE.test(core)) return BOILERPLATE;
+  const verdictLast =
+    (core.includes('FAIL') || core.includes('ERROR') || core.includes('<<<')) && VERDICT_LAST.test(core);
+  if (verdictLast || VERDICT_FIRST.test(core)) {
+    if (core.startsWith('> Task ') || core.startsWith('BUILD ')) return TASK_FAILED;
+    if (counts) return junitCounts(core);
+    return TEST;
+  }
+  if (first > 0x7f && BULLET.test(core)) {
+    if (core.startsWith(CONSOLE_BULLET)) return PLAIN;
+    return core.startsWith(LINT_TOTAL) ? SUMMARY_LINE : TEST;
+  }
+  if ((first === 95 || first === 45) && BANNER.test(core)) return TEST_BANNER;
+  if (STATUS_ONLY.test(core)) return BARE_VERDICT;
+  if (counts) return junitCounts(core);
+  if (SUMMARY.test(core)) return SUMMARY_LINE;
+  if (first === 69 /* E */ && PYTEST_DETAIL.test(core)) return PYTEST_E;
+  if (GO_TEST_MESSAGE.test(core)) return GO_MESSAGE;
+  const error = core.includes('rror');
+  if ((error && DIAGNOSTIC.test(core)) || (tag === 'ERROR' && JAVAC_DIAGNOSTIC.test(core))) return DIAGNOSED;
+  if (PLACED_MESSAGE.test(core)) return /\b(?:warning|note|info)\b/i.test(core) ? WARNING : PLACED;
+  const lint = LINT_DIAGNOSTIC.exec(core);
+  if (lint) return lint[1] === 'error' ? LINTED : WARNING;
+  if (PACKAGE_MANAGER.test(core)) return PACKAGE_MANAGER_NOISE.test(core) ? BOILERPLATE : PACKAGE;
+  if (LEADING_ERROR.test(core)) return ERROR_LED;
+  if (mayNameException(core, error) && EXCEPTION.test(core)) return EXCEPTION_OPENED;
+  if (MAKE_FAILURE.test(core)) return MAKE;
+  if (flagged && SYSTEM_FAILURE.test(core)) return SYSTEM;
+  if (EXPECTATION.test(core)) return EXPECTED;
+  if (TRACEBACK.test(core)) return TRACEBACK_OPENED;
+  if (tag === 'ERROR') return TAGGED_ERROR;
+  if (error || core.includes('ail')) {
+    if (ZERO_COUNTS.test(core) && !NONZERO_COUNT.test(core)) return NOISE;
+    if (NONZERO_COUNT.test(core)) return COUNTED;
+  }
+  if (flagged && GENERIC_FAILURE.test(core)) return GENERIC;
+  if (WARNING_WORD.test(core)) return WARNING;
+  return FLAGGED;
+}
+
+function mayNameException(core: string, error: boolean): boolean {
+  return (
+    error ||
+    core.includes('xception') ||
+    core.includes('ailure') ||
+    core.includes('ault') ||
+    core.includes('anic')
+  );
+}
+
+/** JUnit's `Tests run:` counts (Maven, Ant, sbt): noise when all passed, a summary when some failed. */
+function junitCounts(core: string): LineClass {
+  if (!JUNIT_FAILED_COUNT.test(core)) return NOISE;
+  return core.includes('<<<') ? CLASS_FAILED : SUMMARY_LINE;
+}
+
+/** `1) title`, `● title`, `___ title ___`: how a runner marks each entry of a failure list. */
+export type ItemMarker = 'numbered' | 'bullet' | 'banner' | 'plain';
+
+const NUMBERED = /^\d+\) \S/;
+
+export function itemMarker(core: string): ItemMarker {
+  if (NUMBERED.test(core)) return 'numbered';
+  if (BULLET.test(core)) return 'bullet';
+  if (BANNER.test(core)) return 'banner';
+  return 'plain';
+}
+
+// `Failures:`, `Tests in error:`, `Failures (38):`, `There were 2 failures:` — a colon ends a header;
+// `3 failing`, `=== FAILURES ===`, `Summary of all failing tests` need none. A bare count (`1 error`) is
+// a total, not a header.
+const LISTING_HEADER =
+  /^(?:(?:(?:\d+ )?(?:failures?|errors?|failed tests?|tests? in error|failing tests?|failed examples)(?: \(\d+\))?|there (?:was|were) \d+ (?:failures?|errors?)):|\d+ failing|summary of all failing tests)$/i;
+const BANNER_HEADER = /^(?:failures|errors|short test summary info)$/i;
+const BANNER_EDGES = /^=+ | =+$/g;
+
+/** Whether a line opens a list of failures that a runner prints at the end. */
+export function isListingHeader(core: string): boolean {
+  if (core.length > 120) return false;
+  if (core.charCodeAt(0) === 61 /* = */) return BANNER_HEADER.test(core.replace(BANNER_EDGES, ''));
+  const title = core.trimEnd();
+  return title.length < 50 && LISTING_HEADER.test(title);
+}

@@ -1,0 +1,38 @@
+import { decodeLine } from './log-lines.js';
+
+/**
+ * A raw log line as a reader wants it. `stripLine` drops the Actions
+ * timestamp and ANSI colour and cursor codes and leaves the text latin1,
+ * which is all classification needs; `showLine` decodes the UTF-8, removes
+ * other control characters and cuts long lines, only for lines being kept.
+ */
+export const MAX_SHOWN_CHARACTERS = 400;
+
+// `2024-01-01T00:00:00.0000000Z ` — the runner's prefix on every line it writes.
+const TIMESTAMP = /^\uFEFF?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?/;
+// CSI sequences (colours, cursor moves), OSC sequences (titles, links) and lone two-byte escapes.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: removing escape sequences is the point.
+const ESCAPES = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/g;
+// Controls other than tab; a NUL in test output would otherwise reach the prompt.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point.
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/;
+const CONTROLS = new RegExp(CONTROL.source, 'g');
+
+export function stripLine(raw: string): string {
+  let text = raw;
+  // A cheap shape check (`dddd-dd-ddT`) before the pattern.
+  if (text.length >= 20 && text.charCodeAt(4) === 45 && text.charCodeAt(10) === 84) {
+    text = text.slice(TIMESTAMP.exec(text)?.[0].length ?? 0);
+  }
+  if (text.includes('\x1b')) text = text.replace(ESCAPES, '');
+  return text;
+}
+
+/** What the excerpt shows, in a string of its own. */
+export function showLine(stripped: string): string {
+  let text = decodeLine(stripped);
+  if (CONTROL.test(text)) text = text.replace(CONTROLS, '');
+  if (text.length > MAX_SHOWN_CHARACTERS) text = `${text.slice(0, MAX_SHOWN_CHARACTERS)} […]`;
+  // A fresh copy: a slice of a chunk would keep the whole chunk alive in the store.
+  return text.length > 12 ? ` ${text}`.slice(1) : text;
+}

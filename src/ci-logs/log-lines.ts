@@ -1,0 +1,215 @@
+/**
+ * Bytes in, numbered lines out, in one pass with bounded memory.
+ *
+ * Numbering follows the input exactly: `\n`, `\r\n` and a lone `\r` each end
+ * a line. A lone `\r` is how progress bars redraw themselves, so a run of
+ * `\r`-separated segments ending at a `\n` is delivered once, as its last
+ * non-empty segment (the state a terminal would finally show) under that
+ * segment's own number; the overwritten segments are counted but never shown.
+ *
+ * Chunks are scanned as latin1, one character per byte: it costs a fraction
+ * of UTF-8 decoding, and since no byte of a multi-byte UTF-8 sequence is a
+ * `\n` or `\r`, every line is a whole UTF-8 string that the caller decodes
+ * only when it keeps the line (see `decodeLine`). The same pass runs a cheap
+ * keyword pattern over the whole chunk, and looks at how each line opens, so
+ * an unflagged line costs an `indexOf`, a few character reads and a slice.
+ */
+export interface LineHandler {
+  /**
+   * One line: `text.slice(start, end)`, latin1 (undecoded UTF-8 bytes).
+   * Passed as a range so that lines nobody reads are never copied out;
+   * `flagged` says the keyword pattern matched inside it.
+   */
+  line(text: string, start: number, end: number, number: number, flagged: boolean): void;
+}
+
+/** Longer lines keep their first bytes only: the rest cannot fit an excerpt anyway. */
+export const MAX_LINE_BYTES = 16 * 1024;
+const WINDOW_BYTES = 64 * 1024;
+
+const LF = 10;
+const CR = 13;
+
+/** How a line gets flagged: a keyword anywhere in it, or a test of how it opens. */
+export interface LineFlags {
+  keywords: RegExp;
+  opens(text: string, start: number, end: number): boolean;
+}
+
+export class LineSplitter {
+  private readonly keywords: RegExp;
+  private readonly opens: LineFlags['opens'];
+  private carry: Buffer[] = [];
+  private carryBytes = 0;
+  /** The previous piece ended in `\r`: a `\n` opening the next one completes a `\r\n`. */
+  private afterCarriageReturn = false;
+  /** The last non-empty segment of a redraw run still open, with its number and flag. */
+  private pending: { raw: string; number: number; flagged: boolean } | null = null;
+  private count = 0;
+  private bytes = 0;
+
+  constructor(
+    private readonly handler: LineHandler,
+    flags: LineFlags,
+  ) {
+    const { keywords } = flags;
+    this.keywords = new RegExp(
+      keywords.source,
+      keywords.flags.includes('g') ? keywords.flags : `${keywords.flags}g`,
+    );
+    this.opens = flags.opens;
+  }
+
+  /** Lines numbered so far; after `end()`, the number of lines in the input. */
+  get lines(): number {
+    return this.count;
+  }
+
+  get bytesRead(): number {
+    return this.bytes;
+  }
+
+  push(chunk: Uint8Array): void {
+    const whole = Buffer.isBuffer(chunk)
+      ? chunk
+      : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    this.bytes += whole.length;
+    // Scanned in windows: strings this small live and die in V8's young generation, where
+    // garbage is cheap; megabyte strings would go to the large-object space and pile up
+    // until a full collection, growing the process by hundreds of megabytes on a large log.
+    for (let offset = 0; offset < whole.length; offset += WINDOW_BYTES) {
+      this.pushWindow(whole.subarray(offset, Math.min(whole.length, offset + WINDOW_BYTES)));
+    }
+  }
+
+  private pushWindow(buffer: Buffer): void {
+    let start = 0;
+    if (this.carryBytes > 0) {
+      const first = firstBreak(buffer);
+      if (first === -1) {
+        this.keepCarry(buffer);
+        return;
+      }
+      this.keepCarry(buffer.subarray(0, first + 1));
+      this.scan(Buffer.concat(this.carry).toString('latin1'), false);
+      this.carry = [];
+      this.carryBytes = 0;
+      start = first + 1;
+    }
+    const cut = lastBreak(buffer, start);
+    if (cut >= start) this.scan(buffer.toString('latin1', start, cut + 1), false);
+    if (cut + 1 < buffer.length) this.keepCarry(buffer.subarray(Math.max(start, cut + 1)));
+  }
+
+  end(): void {
+    const rest = this.carryBytes > 0 ? Buffer.concat(this.carry).toString('latin1') : '';
+    this.carry = [];
+    this.carryBytes = 0;
+    this.scan(rest, true);
+  }
+
+  private keepCarry(part: Buffer): void {
+    const room = MAX_LINE_BYTES - this.carryBytes;
+    if (room <= 0) return;
+    // Copied: a subarray would pin the whole chunk for as long as the line is open.
+    const kept = Buffer.from(part.subarray(0, room));
+    this.carry.push(kept);
+    this.carryBytes += kept.length;
+  }
+
+  /**
+   * Splits one piece that ends right after a line break (or at the end of the
+   * input, when `last`). Redraw runs may stay open across pieces.
+   */
+  private scan(text: string, last: boolean): void {
+    const length = text.length;
+    let position = 0;
+    if (this.afterCarriageReturn && length > 0 && text.charCodeAt(0) === LF) {
+      // The `\r` closing the previous piece was half of a `\r\n`: the run ends there.
+      position = 1;
+      this.closeRun();
+    }
+    this.afterCarriageReturn = false;
+    let nextReturn = text.indexOf('\r', position);
+    let nextHit = -2;
+    while (position < length) {
+      let lineFeed = text.indexOf('\n', position);
+      if (lineFeed === -1) lineFeed = length;
+      if (nextHit !== -1 && nextHit < position) {
+        this.keywords.lastIndex = position;
+        const match = this.keywords.exec(text);
+        nextHit = match ? match.index : -1;
+      }
+      if (nextReturn === -1 || nextReturn >= lineFeed) {
+        this.count++;
+        const flagged = (nextHit !== -1 && nextHit < lineFeed) || this.opens(text, position, lineFeed);
+        this.endRun(text, position, lineFeed, this.count, flagged);
+        position = lineFeed + 1;
+        continue;
+      }
+      // A `\r` inside this line: walk its segments one break at a time.
+      const end = nextReturn;
+      this.count++;
+      const flagged = (nextHit !== -1 && nextHit < end) || this.opens(text, position, end);
+      if (end + 1 < length && text.charCodeAt(end + 1) === LF) {
+        this.endRun(text, position, end, this.count, flagged);
+        position = end + 2;
+      } else {
+        if (end > position) this.pending = { raw: text.slice(position, end), number: this.count, flagged };
+        position = end + 1;
+        if (position === length && !last) this.afterCarriageReturn = true;
+      }
+      nextReturn = text.indexOf('\r', position);
+    }
+    if (last) this.closeRun();
+  }
+
+  /** A segment ended by `\n` or `\r\n`: deliver it, or the run's last non-empty segment. */
+  private endRun(text: string, start: number, end: number, number: number, flagged: boolean): void {
+    const pending = this.pending;
+    this.pending = null;
+    if (end === start && pending)
+      this.handler.line(pending.raw, 0, pending.raw.length, pending.number, pending.flagged);
+    else this.handler.line(text, start, end, number, flagged);
+  }
+
+  private closeRun(): void {
+    const pending = this.pending;
+    this.pending = null;
+    if (pending) this.handler.line(pending.raw, 0, pending.raw.length, pending.number, pending.flagged);
+  }
+}
+
+function firstBreak(buffer: Buffer): number {
+  const lineFeed = buffer.indexOf(LF);
+  const carriageReturn = buffer.indexOf(CR);
+  if (lineFeed === -1) return carriageReturn;
+  if (carriageReturn === -1) return lineFeed;
+  return Math.min(lineFeed, carriageReturn);
+}
+
+/** The last `\n` or `\r` at or after `start`, or -1. */
+function lastBreak(buffer: Buffer, start: number): number {
+  let cut = buffer.lastIndexOf(LF);
+  if (cut < start) cut = -1;
+  for (
+    let index = buffer.indexOf(CR, Math.max(start, cut + 1));
+    index !== -1;
+    index = buffer.indexOf(CR, index + 1)
+  ) {
+    cut = index;
+  }
+  return cut;
+}
+
+/** The text of a latin1 line as UTF-8, decoded only when it holds non-ASCII bytes. */
+const HIGH_BYTE = /[\x80-\xff]/;
+
+export function decodeLine(raw: string): string {
+  return HIGH_BYTE.test(raw) ? Buffer.from(raw, 'latin1').toString('utf8') : raw;
+}
+
+/** `text`'s UTF-8 bytes read as latin1: how a symbol such as ● appears in undecoded lines. */
+export function latin1(text: string): string {
+  return Buffer.from(text, 'utf8').toString('latin1');
+}
