@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { benchContext } from './context.js';
 import { benchExcerpt } from './excerpt.js';
+import { benchQueue } from './queue.js';
 import { benchSandbox } from './sandbox.js';
 import { benchWebhook } from './webhook.js';
 
@@ -15,6 +16,7 @@ const benches: Record<string, () => Promise<string>> = {
   context: benchContext,
   webhook: benchWebhook,
   excerpt: benchExcerpt,
+  queue: benchQueue,
 };
 
 const only = process.argv.slice(2);

@@ -1,62 +1,56 @@
 import type { Context, Probot } from 'probot';
-import { GitWorkspaceProvider } from './adapters/git/index.js';
 import { GitHubCodeHost } from './adapters/github/index.js';
-import { createLanguageModel } from './adapters/openai/index.js';
-import { createSandboxProvider } from './adapters/sandbox-provider.js';
 import { registerHandlers } from './app/register-handlers.js';
 import { repoConfigLoader } from './app/repo-config-for.js';
 import { loadAppConfig } from './config/app-config.js';
-import { loadSandboxConfig } from './config/load-config.js';
-import { loadModelConfig } from './config/model-config.js';
-import type { JobRequest } from './jobs/job-request.js';
-import { MemoryQueue } from './jobs/memory-queue.js';
-import { type JobRunnerDependencies, newJobId, runJob } from './jobs/run-job.js';
+import { runJobHandler } from './jobs/job-handler.js';
+import { openJobStore, runsJobsInProcess } from './jobs/open-store.js';
+import { loadQueueConfig } from './jobs/queue-config.js';
+import { newJobId } from './jobs/run-job.js';
+import { runnerDependencies } from './jobs/runner-dependencies.js';
+import { onShutdown } from './jobs/shutdown.js';
+import { Worker } from './jobs/worker.js';
 
 /**
  * The Probot app (package "main"): reads and validates its settings once,
- * builds the adapters, and wires webhooks to thin handlers that enqueue
- * jobs. Jobs run in this process's queue; nothing else happens here.
+ * opens the job queue SELFDEBUG_QUEUE names, and wires webhooks to thin
+ * handlers that enqueue jobs. With the memory or SQLite queue this process
+ * also runs the jobs; with Redis, `selfdebug worker` processes do. On
+ * SIGTERM it takes no new jobs and lets running ones finish or hands them
+ * back within SELFDEBUG_SHUTDOWN_SECONDS.
  */
 export default function selfdebugApp(app: Probot): void {
   const appConfig = loadAppConfig();
-  const sandboxConfig = loadSandboxConfig();
-  const modelConfig = loadModelConfig();
+  const queueConfig = loadQueueConfig();
+  const inProcess = runsJobsInProcess(appConfig, queueConfig);
+  // Built before the queue opens, so a bad setting stops the App before anything is left open.
+  const runner = inProcess ? runnerDependencies((id) => app.auth(id), appConfig, app.log) : null;
   const codeHostFor = (context: Context) => new GitHubCodeHost(context.octokit, context.repo());
+  const store = openJobStore(appConfig, queueConfig);
 
-  const installationOctokit = (request: JobRequest) => app.auth(request.installationId);
-  const runner: JobRunnerDependencies = {
-    codeHostFor: async (request) =>
-      new GitHubCodeHost(await installationOctokit(request), {
-        owner: request.repository.owner,
-        repo: request.repository.name,
+  if (runner) {
+    const worker = new Worker({
+      store,
+      concurrency: appConfig.concurrency,
+      maxContainers: appConfig.maxContainers,
+      logger: app.log,
+      handler: runJobHandler(runner, {
+        loggerFor: (job) =>
+          app.log.child({ job: job.request.id, delivery: job.request.deliveryId, run: job.run }),
       }),
-    tokenFor: async (request) => {
-      const auth = (await (await installationOctokit(request)).auth({ type: 'installation' })) as {
-        token: string;
-      };
-      return auth.token;
-    },
-    workspaces: new GitWorkspaceProvider(),
-    sandboxProviderFor: (config) => createSandboxProvider(config, app.log),
-    modelFor: (config) => createLanguageModel(config),
-    sandboxConfig,
-    modelConfig,
-    appConfig,
-    logger: app.log,
-  };
-  const queue = new MemoryQueue(
-    (request, signal) =>
-      runJob(request, signal, {
-        ...runner,
-        logger: app.log.child({ job: request.id, delivery: request.deliveryId }),
-      }),
-    appConfig.concurrency,
-    (request, error) => app.log.error({ job: request.id, error: String(error) }, 'job crashed'),
-  );
+    }).start();
+    onShutdown(async () => {
+      const stopped = await worker.stop(queueConfig.shutdownSeconds * 1000);
+      app.log.info(stopped, 'worker stopped');
+      await store.close();
+    }, app.log);
+  } else {
+    onShutdown(() => store.close(), app.log);
+  }
 
   registerHandlers(app, {
     handle: appConfig.handle,
-    queue,
+    queue: store,
     codeHostFor,
     repoConfigFor: repoConfigLoader(codeHostFor),
     newJobId,

@@ -1,6 +1,7 @@
 import type { Context, Probot } from 'probot';
 import type { AppDependencies } from './dependencies.js';
 import { handleMention } from './handle-mention.js';
+import { handlePush } from './handle-push.js';
 import { handleReview } from './handle-review.js';
 import { handleWorkflowRun } from './handle-workflow-run.js';
 
@@ -30,4 +31,5 @@ export function registerHandlers(app: Probot, dependencies: AppDependencies): vo
   app.on('issues.opened', guarded('issues.opened', handleMention));
   app.on('workflow_run.completed', guarded('workflow_run.completed', handleWorkflowRun));
   app.on('pull_request_review.submitted', guarded('pull_request_review.submitted', handleReview));
+  app.on('push', guarded('push', handlePush));
 }

@@ -43,6 +43,14 @@ export async function run(argv: readonly string[], options: RunOptions): Promise
         isTTY: options.isTTY ?? false,
       });
     }
+    case 'worker': {
+      const { runWorkerCommand } = await import('./worker-command.js');
+      return runWorkerCommand(request.argv, {
+        stdout: options.stdout,
+        stderr: options.stderr,
+        env: options.env ?? process.env,
+      });
+    }
     case 'excerpt': {
       const { runExcerpt } = await import('./excerpt-command.js');
       return runExcerpt(request.argv, {

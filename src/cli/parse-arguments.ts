@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 
-export const CLI_COMMANDS = ['help', 'doctor', 'fix', 'excerpt'] as const;
+export const CLI_COMMANDS = ['help', 'doctor', 'fix', 'worker', 'excerpt'] as const;
 
 export type CliRequest =
   | { kind: 'help' }
@@ -8,6 +8,8 @@ export type CliRequest =
   | { kind: 'doctor' }
   /** `fix` reads its own options: `argv` is everything after the word "fix". */
   | { kind: 'fix'; argv: string[] }
+  /** `worker` reads its own options (only --help): `argv` is everything after the word "worker". */
+  | { kind: 'worker'; argv: string[] }
   /** `excerpt` reads its own options: `argv` is everything after the word "excerpt". */
   | { kind: 'excerpt'; argv: string[] }
   /** The person typed something we cannot run; `message` says what and lists what we can. */
@@ -21,6 +23,7 @@ export const USAGE = [
   '               (selfdebug fix --help lists its options)',
   '  excerpt      Print the lines of a CI log that explain its failure: selfdebug excerpt job.log',
   '               (selfdebug excerpt --help lists its options)',
+  "  worker       Run the App's jobs from a shared queue (SELFDEBUG_QUEUE=sqlite or redis) until SIGTERM",
   '  doctor       Check that the Docker engine answers and has the sandbox image',
   '  help         Show this help',
   '',
@@ -40,6 +43,7 @@ const OPTIONS = {
 export function parseArguments(argv: readonly string[]): CliRequest {
   // Before the general parse, which would take fix's own options for unknown ones.
   if (argv[0] === 'fix') return { kind: 'fix', argv: argv.slice(1) };
+  if (argv[0] === 'worker') return { kind: 'worker', argv: argv.slice(1) };
   if (argv[0] === 'excerpt') return { kind: 'excerpt', argv: argv.slice(1) };
   // Lenient parsing plus our own check: strict mode's errors are long and only a message string.
   const { values, positionals, tokens } = parseArgs({

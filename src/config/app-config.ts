@@ -15,7 +15,7 @@ export const appConfigSchema = z.object({
     .regex(/^[A-Za-z0-9][A-Za-z0-9-]*$/, 'must be the App\'s slug without "@", e.g. "selfdebug"')
     .default('selfdebug'),
   /** memory loses queued jobs on restart; sqlite survives restarts of one process; redis serves several. */
-  queue: z.enum(['memory', 'sqlite', 'redis']).default('memory'),
+  queue: z.enum(['memory', 'sqlite', 'redis']).default('sqlite'),
   redisUrl: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
   /** Jobs run at once by one worker process. */
   concurrency: z.int().min(1).max(32).default(2),

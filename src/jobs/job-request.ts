@@ -87,6 +87,16 @@ export interface JobQueue {
   cancel(match: JobMatch, reason: string): Promise<number>;
   /** The newest request for an issue or pull request, for `retry`. */
   latest(match: JobMatch): Promise<JobRequest | null>;
+  /** Cancels waiting and running jobs for `branch` whose commit is not `sha` (a newer push); returns how many. */
+  cancelStale(target: StaleTarget, reason: string): Promise<number>;
+}
+
+export interface StaleTarget {
+  /** `owner/name`, any case. */
+  repository: string;
+  branch: string;
+  /** The branch's new head: jobs for any other commit are stale. */
+  sha: string;
 }
 
 /** `repository` is `owner/name`. */
@@ -105,4 +115,23 @@ export function issueNumberOf(request: JobRequest): number | null {
 
 export function repositoryKey(repository: { owner: string; name: string }): string {
   return `${repository.owner}/${repository.name}`.toLowerCase();
+}
+
+/**
+ * What jobs queue behind each other for: a branch the job reads and may push
+ * to (failed runs, reviews), or the issue or pull request it works for (a
+ * mention names no branch until the job resolves it; its fix goes to a branch
+ * of its own). Two jobs with one key never run at once.
+ */
+export function serialKeyOf(request: JobRequest): string {
+  const { trigger } = request;
+  if (trigger.kind === 'workflow-run' || trigger.kind === 'review') return `branch:${trigger.branch}`;
+  return trigger.isPullRequest ? `pull:${trigger.issueNumber}` : `issue:${trigger.issueNumber}`;
+}
+
+/** The branch whose new pushes make this job stale, when the request pins a commit on one. */
+export function staleBranchOf(request: JobRequest): string | null {
+  const { trigger } = request;
+  if (request.headSha === null) return null;
+  return trigger.kind === 'workflow-run' || trigger.kind === 'review' ? trigger.branch : null;
 }

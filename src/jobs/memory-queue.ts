@@ -1,92 +1,77 @@
-import {
-  issueNumberOf,
-  type JobMatch,
-  type JobQueue,
-  type JobRequest,
-  repositoryKey,
-} from './job-request.js';
+import type { JobMatch, JobQueue, JobRequest, StaleTarget } from './job-request.js';
+import { type JobRecord, type JobResult, resultWithout, type StoreOptions } from './job-store.js';
+import { MemoryJobStore } from './memory-store.js';
+import { Worker } from './worker.js';
 
-export type JobRunner = (request: JobRequest, signal: AbortSignal) => Promise<void>;
-
-interface Running {
-  request: JobRequest;
-  controller: AbortController;
-}
+/** Runs one job; may say how it ended, else the history records `done` (or `cancelled` when aborted). */
+// biome-ignore lint/suspicious/noConfusingVoidType: a runner written as an async function that returns nothing is Promise<void>.
+export type JobRunner = (request: JobRequest, signal: AbortSignal) => Promise<JobResult | undefined | void>;
 
 /**
- * A queue in this process's memory: enough for one App process, and lost on
- * restart (the durable queues are their own adapters). Deduplicates by
- * delivery id and by the request's dedupe key, runs at most `concurrency`
- * jobs at once, and cancels by issue or pull request.
+ * A queue in this process's memory with its own worker: the smallest
+ * complete setup, used by tests and by the App when SELFDEBUG_QUEUE=memory.
+ * Lost on restart (the durable queues are their own adapters). The store
+ * deduplicates by delivery id and dedupe key, serializes jobs of one
+ * branch or issue, and cancels by issue or pull request.
  */
 export class MemoryQueue implements JobQueue {
-  private readonly seen = new Set<string>();
-  private readonly waiting: JobRequest[] = [];
-  private readonly running = new Map<string, Running>();
-  private readonly history: JobRequest[] = [];
-  private readonly settled: Promise<void>[] = [];
+  readonly store: MemoryJobStore;
+  readonly worker: Worker;
 
   constructor(
-    private readonly runner: JobRunner,
-    private readonly concurrency = 2,
+    runner: JobRunner,
+    concurrency = 2,
     private readonly onError: (request: JobRequest, error: unknown) => void = () => {},
-  ) {}
-
-  async enqueue(request: JobRequest): Promise<{ accepted: boolean; jobId: string }> {
-    const keys = [`delivery:${request.deliveryId}`, `key:${request.dedupeKey}`];
-    if (keys.some((key) => this.seen.has(key))) return { accepted: false, jobId: request.id };
-    for (const key of keys) this.seen.add(key);
-    this.history.push(request);
-    this.waiting.push(request);
-    this.pump();
-    return { accepted: true, jobId: request.id };
+    options: StoreOptions = {},
+  ) {
+    this.store = new MemoryJobStore(options);
+    this.worker = new Worker({
+      store: this.store,
+      concurrency,
+      handler: async (job, { signal }) => {
+        try {
+          return (
+            (await runner(job.request, signal)) ?? resultWithout(signal.aborted ? 'cancelled' : 'done', null)
+          );
+        } catch (error) {
+          this.onError(job.request, error);
+          throw error;
+        }
+      },
+    }).start();
   }
 
-  async cancel(match: JobMatch, reason: string): Promise<number> {
-    let count = 0;
-    for (let index = this.waiting.length - 1; index >= 0; index--) {
-      if (matches(this.waiting[index]!, match)) {
-        this.waiting.splice(index, 1);
-        count++;
-      }
-    }
-    for (const { request, controller } of this.running.values()) {
-      if (matches(request, match) && !controller.signal.aborted) {
-        controller.abort(new Error(reason));
-        count++;
-      }
-    }
-    return count;
+  enqueue(request: JobRequest): Promise<{ accepted: boolean; jobId: string }> {
+    return this.store.enqueue(request);
   }
 
-  async latest(match: JobMatch): Promise<JobRequest | null> {
-    return this.history.findLast((request) => matches(request, match)) ?? null;
+  cancel(match: JobMatch, reason: string): Promise<number> {
+    return this.store.cancel(match, reason);
+  }
+
+  latest(match: JobMatch): Promise<JobRequest | null> {
+    return this.store.latest(match);
+  }
+
+  cancelStale(target: StaleTarget, reason: string): Promise<number> {
+    return this.store.cancelStale(target, reason);
+  }
+
+  history(): Promise<JobRecord[]> {
+    return this.store.history();
   }
 
   /** Resolves when nothing waits or runs (tests, graceful shutdown). */
   async idle(): Promise<void> {
-    while (this.settled.length > 0 || this.waiting.length > 0) await Promise.all(this.settled.splice(0));
-  }
-
-  private pump(): void {
-    while (this.running.size < this.concurrency && this.waiting.length > 0) {
-      const request = this.waiting.shift()!;
-      const controller = new AbortController();
-      this.running.set(request.id, { request, controller });
-      const done = this.runner(request, controller.signal)
-        .catch((error: unknown) => this.onError(request, error))
-        .finally(() => {
-          this.running.delete(request.id);
-          this.pump();
-        });
-      this.settled.push(done);
+    for (;;) {
+      const { waiting, running } = await this.store.counts();
+      if (waiting === 0 && running === 0 && this.worker.active === 0) return;
+      if (this.worker.active > 0) await this.worker.settled();
+      else await this.store.waitForWork(10);
     }
   }
-}
 
-function matches(request: JobRequest, match: JobMatch): boolean {
-  return (
-    repositoryKey(request.repository) === match.repository.toLowerCase() &&
-    issueNumberOf(request) === match.issueNumber
-  );
+  stop(deadlineMs?: number): Promise<{ finished: number; handedBack: number }> {
+    return this.worker.stop(deadlineMs);
+  }
 }

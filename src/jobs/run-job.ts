@@ -18,6 +18,7 @@ import { type LoopResult, runLoop } from '../loop/run-loop.js';
 import { loopLimitsSchema } from '../loop/task.js';
 import type { LanguageModel } from '../model/language-model.js';
 import { codeBlock, Redactor, renderPullRequestBody, renderPullRequestTitle } from '../report/index.js';
+import type { JobView } from '../report/job-view.js';
 import type { Sandbox, SandboxProvider } from '../sandbox/sandbox.js';
 import { withSandbox } from '../sandbox/with-sandbox.js';
 import { workspacePath } from '../sandbox/workspace-path.js';
@@ -45,6 +46,12 @@ export interface JobRunnerDependencies {
 
 const ROUND_TRAILER = 'Selfdebug-Round: workflow-run';
 
+/** What the job's history keeps: the report's view (null when nothing ran), and why it stopped early. */
+export interface RunJobResult {
+  view: JobView | null;
+  problem: { kind: 'refused' | 'failed'; message: string } | null;
+}
+
 /**
  * Sequences one job: configuration → target → task → workspace → sandbox →
  * loop → delivery (commit, push, pull request) → report. The only place
@@ -54,7 +61,7 @@ export async function runJob(
   request: JobRequest,
   signal: AbortSignal,
   dependencies: JobRunnerDependencies,
-): Promise<void> {
+): Promise<RunJobResult> {
   const logger = dependencies.logger;
   const host = await dependencies.codeHostFor(request);
   const reportTo = initialReportTo(request);
@@ -63,7 +70,7 @@ export async function runJob(
   if (!config.ok) {
     if (reportTo !== null) await host.createComment(reportTo, baseRedactor.redact(config.message));
     logger.warn({ job: request.id }, 'job skipped: invalid .github/selfdebug.yml');
-    return;
+    return { view: null, problem: { kind: 'refused', message: config.message } };
   }
   const { config: repoConfig, notes } = applyOperatorCeilings(config.config, dependencies.appConfig);
   const environment = dependencies.environment ?? process.env;
@@ -145,10 +152,11 @@ export async function runJob(
       redactor,
     );
     await reporter.finish(delivery);
+    return { view: reporter.view(), problem: null };
   } catch (error) {
     if (error instanceof JobRefusedError) {
       await reporter.refuse(error.message, target?.headSha ?? request.headSha);
-      return;
+      return { view: reporter.view(), problem: { kind: 'refused', message: error.message } };
     }
     const message = error instanceof SelfdebugError ? error.message : `Unexpected error: ${String(error)}`;
     logger.error({ job: request.id, error: String(error) }, 'job failed');
@@ -157,6 +165,7 @@ export async function runJob(
       target?.headSha ?? request.headSha,
     );
     if (!(error instanceof SelfdebugError)) throw error;
+    return { view: reporter.view(), problem: { kind: 'failed', message } };
   } finally {
     await workspace?.dispose().catch(() => {});
   }

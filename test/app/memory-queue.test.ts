@@ -48,15 +48,19 @@ describe('MemoryQueue', () => {
     expect(ran).toEqual(['same-0']);
   });
 
-  it('keeps to its concurrency and cancels by issue', async () => {
+  it('keeps to its concurrency, runs one job per issue at a time, and cancels by issue', async () => {
     let live = 0;
     let peak = 0;
     const cancelled: string[] = [];
+    const finished: string[] = [];
     const queue = new MemoryQueue(async (job, signal) => {
       live++;
       peak = Math.max(peak, live);
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, 50);
+        const timer = setTimeout(() => {
+          finished.push(job.id);
+          resolve();
+        }, 50);
         signal.addEventListener('abort', () => {
           clearTimeout(timer);
           cancelled.push(job.id);
@@ -66,12 +70,20 @@ describe('MemoryQueue', () => {
       live--;
     }, 2);
     for (let index = 0; index < 5; index++) await queue.enqueue(request(`job-${index}`));
+    for (const issueNumber of [8, 9]) {
+      const trigger = { ...request('x').trigger, issueNumber } as JobRequest['trigger'];
+      await queue.enqueue(request(`other-${issueNumber}`, { trigger }));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
     const count = await queue.cancel({ repository: 'Octo/Repo', issueNumber: 7 }, 'stopped');
     await queue.idle();
-    expect(peak).toBeLessThanOrEqual(2);
+    expect(peak).toBe(2);
     expect(count).toBe(5);
-    expect(cancelled).toEqual(['job-0', 'job-1']);
+    // Jobs for issue 7 queue behind each other, so only the first had started.
+    expect(cancelled).toEqual(['job-0']);
+    expect(finished).toEqual(['other-8', 'other-9']);
     expect(await queue.latest({ repository: 'octo/repo', issueNumber: 7 })).toMatchObject({ id: 'job-4' });
-    expect(await queue.latest({ repository: 'octo/repo', issueNumber: 8 })).toBeNull();
+    expect(await queue.latest({ repository: 'octo/repo', issueNumber: 8 })).toMatchObject({ id: 'other-8' });
+    expect(await queue.latest({ repository: 'octo/repo', issueNumber: 10 })).toBeNull();
   });
 });

@@ -16,7 +16,7 @@ describe('App configuration', () => {
   it('has a default for every setting', () => {
     expect(loadAppConfig({})).toEqual({
       handle: 'selfdebug',
-      queue: 'memory',
+      queue: 'sqlite',
       concurrency: 2,
       maxContainers: 4,
       maxMemoryMb: 4096,
@@ -58,7 +58,7 @@ describe('App configuration', () => {
   it('treats empty variables as unset', () => {
     expect(loadAppConfig({ SELFDEBUG_CONCURRENCY: '', SELFDEBUG_QUEUE: '' })).toMatchObject({
       concurrency: 2,
-      queue: 'memory',
+      queue: 'sqlite',
     });
   });
 

@@ -59,6 +59,8 @@ describe('the help reply', () => {
     nock.disableNetConnect();
     unmatched = [];
     nock.emitter.on('no match', recordUnmatched);
+    // The in-memory queue: these tests are about replies, and leave no queue file behind.
+    vi.stubEnv('SELFDEBUG_QUEUE', 'memory');
     probot = createProbot(privateKey);
     await probot.load(selfdebugApp);
   });

@@ -1,0 +1,328 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { type Job, Queue, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { BullmqKeys, type OpenEntry } from './bullmq-keys.js';
+import { bullmqLease } from './bullmq-lease.js';
+import { QueueError } from './job-errors.js';
+import { jobRecord } from './job-record.js';
+import {
+  issueNumberOf,
+  type JobMatch,
+  type JobRequest,
+  repositoryKey,
+  serialKeyOf,
+  staleBranchOf,
+} from './job-request.js';
+import {
+  DEFAULT_LEASE_MS,
+  DEFAULT_MAX_RUNS,
+  DEFAULT_RETENTION,
+  type HistoryQuery,
+  type JobRecord,
+  type JobResult,
+  type JobStore,
+  type Lease,
+  type Retention,
+  resultWithout,
+  type StaleTarget,
+  type StoreOptions,
+} from './job-store.js';
+import { CLAIM, ENQUEUE, FLAG_CANCEL } from './redis-scripts.js';
+import { WorkSignal } from './work-signal.js';
+
+export interface BullmqStoreOptions extends StoreOptions {
+  url: string;
+  /** BullMQ queue name; one per deployment (tests use a fresh one each). */
+  queueName?: string;
+  /** Redis key prefix for everything the queue stores. */
+  prefix?: string;
+  /** Names this host's container slots; workers on one Docker engine must agree on it. */
+  host?: string;
+  /** How long a job waits before it is looked at again while its branch is busy. */
+  busyDelayMs?: number;
+}
+
+const JOB_NAME = 'job';
+
+/**
+ * The scale-out JobStore: BullMQ on Redis. Web processes only enqueue (they
+ * never open a BullMQ worker connection); worker processes on any host claim
+ * jobs with BullMQ's manual fetch, whose lock is the lease, and BullMQ's
+ * stalled-job check puts a dead worker's job back when its lock runs out.
+ */
+export class BullmqJobStore implements JobStore {
+  readonly leaseMs: number;
+  private readonly queue: Queue;
+  private readonly redis: Redis;
+  private worker: Worker | null = null;
+  private readonly maxRuns: number;
+  private readonly retention: Retention;
+  private readonly busyDelayMs: number;
+  private readonly keys: BullmqKeys;
+  private readonly signal = new WorkSignal();
+
+  constructor(private readonly options: BullmqStoreOptions) {
+    this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    this.maxRuns = options.maxRuns ?? DEFAULT_MAX_RUNS;
+    this.retention = { ...DEFAULT_RETENTION, ...options.retention };
+    this.busyDelayMs = options.busyDelayMs ?? Math.min(1000, Math.ceil(this.leaseMs / 4));
+    const prefix = options.prefix ?? 'selfdebug';
+    const name = options.queueName ?? 'jobs';
+    this.keys = new BullmqKeys(`${prefix}:${name}`, options.host ?? hostname());
+    this.queue = new Queue(name, { connection: { url: options.url }, prefix });
+    this.redis = new Redis(options.url, { maxRetriesPerRequest: 3 });
+    // Both clients reconnect on their own; an unhandled 'error' event would end the process instead.
+    this.redis.on('error', () => {});
+    this.queue.on('error', () => {});
+  }
+
+  async enqueue(request: JobRequest): Promise<{ accepted: boolean; jobId: string }> {
+    const entry: OpenEntry = {
+      request,
+      repository: repositoryKey(request.repository),
+      issueNumber: issueNumberOf(request),
+      serialKey: serialKeyOf(request),
+      staleBranch: staleBranchOf(request),
+      enqueuedAt: Date.now(),
+    };
+    const earlier = (await this.guarded('enqueue', () =>
+      ENQUEUE.run(
+        this.redis,
+        [
+          this.keys.key(`d:${request.deliveryId}`),
+          this.keys.key(`k:${request.dedupeKey}`),
+          this.keys.open,
+          this.keys.latest(entry.repository, entry.issueNumber),
+        ],
+        [request.id, JSON.stringify(entry), JSON.stringify(request), this.retention.dedupeMs],
+      ),
+    )) as string;
+    if (earlier === '') {
+      await this.guarded('enqueue', () => this.add(request));
+      this.signal.notify();
+      return { accepted: true, jobId: request.id };
+    }
+    // The first delivery may have died between the bookkeeping and BullMQ's add: finish its enqueue.
+    const open = (await this.redis.hget(this.keys.open, earlier)) as string | null;
+    if (open !== null && (await this.queue.getJob(earlier)) === undefined)
+      await this.add((JSON.parse(open) as OpenEntry).request);
+    return { accepted: false, jobId: earlier };
+  }
+
+  async cancel(match: JobMatch, reason: string): Promise<number> {
+    const repository = match.repository.toLowerCase();
+    return this.cancelWhere(
+      (entry) => entry.repository === repository && entry.issueNumber === match.issueNumber,
+      reason,
+    );
+  }
+
+  async cancelStale(target: StaleTarget, reason: string): Promise<number> {
+    const repository = target.repository.toLowerCase();
+    return this.cancelWhere(
+      (entry) =>
+        entry.repository === repository &&
+        entry.staleBranch === target.branch &&
+        entry.request.headSha !== target.sha,
+      reason,
+    );
+  }
+
+  async latest(match: JobMatch): Promise<JobRequest | null> {
+    const text = await this.redis.get(this.keys.latest(match.repository.toLowerCase(), match.issueNumber));
+    return text === null ? null : (JSON.parse(text) as JobRequest);
+  }
+
+  async claim(_workerId: string): Promise<Lease | null> {
+    const worker = await this.fetcher();
+    // A few jobs may be set aside (their branch is busy) before one can run; the caller waits after that.
+    for (let tries = 0; tries < 10; tries++) {
+      const token = randomUUID();
+      const job = await this.guarded('claim', () => this.fetch(worker, token));
+      if (!job?.id) return null;
+      const id = job.id;
+      const now = Date.now();
+      const reply = (await CLAIM.run(
+        this.redis,
+        [
+          this.keys.lock(id),
+          this.keys.open,
+          this.keys.meta(id),
+          this.keys.key(`done:${id}`),
+          this.keys.serial({
+            repository: repositoryKey(job.data.repository),
+            serialKey: serialKeyOf(job.data),
+          }),
+          this.keys.checkpoints(id),
+        ],
+        [id, token, this.leaseMs, this.maxRuns, now],
+      )) as string[];
+      const [state] = reply;
+      if (state === 'busy') {
+        await job.moveToDelayed(now + this.busyDelayMs, token).catch(() => {});
+        continue;
+      }
+      if (state === 'ok')
+        return bullmqLease({
+          redis: this.redis,
+          keys: this.keys,
+          leaseMs: this.leaseMs,
+          job,
+          token,
+          claim: reply,
+          finish: (record, entry) => this.keys.finish(this.redis, id, token, record, entry, this.retention),
+          notify: () => this.signal.notify(),
+        });
+      if (state === 'cancelled') await this.finish(job, token, resultWithout('cancelled', reply[1] ?? null));
+      if (state === 'abandoned')
+        await this.finish(
+          job,
+          token,
+          resultWithout('abandoned', `stopped after ${reply[1]} runs that never finished`),
+        );
+      // Done (or just finished above): BullMQ's copy goes too; if the lock was lost, the next claim ends up here again.
+      if (state !== 'lost') await job.moveToCompleted(null, token, false).catch(() => {});
+    }
+    return null;
+  }
+
+  waitForWork(ms: number, signal?: AbortSignal): Promise<void> {
+    // claim() already blocked in Redis for new work; this only spaces out retries and wakes on local events.
+    return this.signal.wait(Math.min(ms, 100), signal);
+  }
+
+  async history(query: HistoryQuery = {}): Promise<JobRecord[]> {
+    const limit = query.limit ?? 100;
+    const repository = query.repository?.toLowerCase();
+    const ids = await this.redis.zrevrange(
+      this.keys.key('history'),
+      0,
+      repository === undefined ? limit - 1 : -1,
+    );
+    if (ids.length === 0) return [];
+    const records = (await this.redis.hmget(this.keys.key('records'), ...ids))
+      .filter((text): text is string => text !== null)
+      .map((text) => JSON.parse(text) as JobRecord);
+    return records
+      .filter((record) => repository === undefined || record.repository.toLowerCase() === repository)
+      .slice(0, limit);
+  }
+
+  async counts(): Promise<{ waiting: number; running: number }> {
+    const counts = await this.queue.getJobCounts('waiting', 'delayed', 'prioritized', 'active');
+    return {
+      waiting: (counts.waiting ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0),
+      running: counts.active ?? 0,
+    };
+  }
+
+  async close(): Promise<void> {
+    this.signal.notify();
+    await this.worker?.close(true);
+    await this.queue.close();
+    this.redis.disconnect();
+  }
+
+  /** Removes every key of this queue: for tests and benchmarks that use a queue of their own. */
+  async obliterate(): Promise<void> {
+    await this.queue.obliterate({ force: true });
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', this.keys.key('*'), 'COUNT', 500);
+      if (keys.length > 0) await this.redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  }
+
+  private add(request: JobRequest): Promise<unknown> {
+    return this.queue.add(JOB_NAME, request, {
+      jobId: request.id,
+      removeOnComplete: true,
+      removeOnFail: true,
+    });
+  }
+
+  /**
+   * BullMQ's blocking fetch, again while it comes back at once with nothing:
+   * wake-ups left over from the jobs taken earlier end the first waits early
+   * (two per job, measured), and returning then would make the worker sleep.
+   */
+  private async fetch(worker: Worker, token: string): Promise<Job<JobRequest> | undefined> {
+    for (let quick = 0; quick < 4; quick++) {
+      const started = Date.now();
+      const job = (await worker.getNextJob(token, { block: true })) as Job<JobRequest> | undefined;
+      if (job || Date.now() - started > 50) return job;
+    }
+    return undefined;
+  }
+
+  /** The BullMQ worker, made on the first claim so web processes never hold a blocking connection. */
+  private async fetcher(): Promise<Worker> {
+    if (this.worker) return this.worker;
+    const worker = new Worker(this.queue.name, null, {
+      connection: { url: this.options.url },
+      prefix: this.options.prefix ?? 'selfdebug',
+      lockDuration: this.leaseMs,
+      stalledInterval: this.leaseMs,
+      // Runs are counted (and capped) by the CLAIM script, which also counts hand-backs apart.
+      maxStalledCount: Number.MAX_SAFE_INTEGER,
+      drainDelay: 1,
+    });
+    worker.on('error', () => {});
+    this.worker = worker;
+    await worker.startStalledCheckTimer();
+    return worker;
+  }
+
+  private async cancelWhere(matches: (entry: OpenEntry) => boolean, reason: string): Promise<number> {
+    const open = await this.redis.hgetall(this.keys.open);
+    let count = 0;
+    for (const [id, text] of Object.entries(open)) {
+      const entry = JSON.parse(text) as OpenEntry;
+      if (!matches(entry)) continue;
+      if ((await FLAG_CANCEL.run(this.redis, [this.keys.open, this.keys.meta(id)], [id, reason])) !== 1)
+        continue;
+      count++;
+      // Waiting or delayed jobs go now; a running one is locked and sees the flag at its next renewal.
+      if ((await this.queue.remove(id)) === 1) {
+        const meta = await this.redis.hgetall(this.keys.meta(id));
+        const record = jobRecord(entry.request, resultWithout('cancelled', reason), {
+          enqueuedAt: entry.enqueuedAt,
+          startedAt: meta.startedAt ? Number(meta.startedAt) : null,
+          finishedAt: Date.now(),
+          runs: Number(meta.runs ?? 0),
+        });
+        await this.keys.finish(this.redis, id, '', record, entry, this.retention);
+      }
+    }
+    if (count > 0) this.signal.notify();
+    return count;
+  }
+
+  private async finish(job: Job<JobRequest>, token: string, result: JobResult): Promise<void> {
+    const id = job.id!;
+    const text = await this.redis.hget(this.keys.open, id);
+    if (text === null) return;
+    const entry = JSON.parse(text) as OpenEntry;
+    const meta = await this.redis.hgetall(this.keys.meta(id));
+    const record = jobRecord(entry.request, result, {
+      enqueuedAt: entry.enqueuedAt,
+      startedAt: meta.startedAt ? Number(meta.startedAt) : null,
+      finishedAt: Date.now(),
+      runs: Number(meta.runs ?? 0),
+    });
+    await this.keys.finish(this.redis, id, token, record, entry, this.retention);
+  }
+
+  private async guarded<T>(what: string, action: () => Promise<T>): Promise<T> {
+    try {
+      return await action();
+    } catch (error) {
+      throw new QueueError(
+        `Could not ${what} a job in Redis (${String(error)}). Check that REDIS_URL points at a running Redis server.`,
+        { cause: error, retryable: true },
+      );
+    }
+  }
+}

@@ -1,0 +1,69 @@
+import type { Logger } from '../util/logger.js';
+import { GuardedCodeHost, ResumableWorkspaces, SlottedSandboxProvider } from './guarded-ports.js';
+import type { ClaimedJob, JobResult } from './job-store.js';
+import { NO_LINKS } from './job-store.js';
+import type { LeaseGuard } from './lease-guard.js';
+import { type JobRunnerDependencies, type RunJobResult, runJob } from './run-job.js';
+import type { JobHandler } from './worker.js';
+
+/** Reasons are kept short in the history: they are for a status page, the full text is in the comments. */
+const MAX_REASON = 500;
+
+export interface HandlerOptions {
+  /** A logger for one job (Probot's child logger tagged with the job and delivery). */
+  loggerFor?: (job: ClaimedJob) => Logger;
+  /** The runner; tests may pass their own. */
+  run?: typeof runJob;
+}
+
+/**
+ * The worker's handler for real jobs: runs the job runner with its ports
+ * wrapped for the job's lease (see guarded-ports.ts) and turns what it
+ * returns into the history record's result.
+ */
+export function runJobHandler(base: JobRunnerDependencies, options: HandlerOptions = {}): JobHandler {
+  const run = options.run ?? runJob;
+  return async (job, { signal, guard }) => {
+    const logger = options.loggerFor?.(job) ?? base.logger;
+    const outcome = await run(job.request, signal, guardDependencies(base, guard, logger));
+    return jobResult(outcome, signal);
+  };
+}
+
+export function guardDependencies(
+  base: JobRunnerDependencies,
+  guard: LeaseGuard,
+  logger: Logger,
+): JobRunnerDependencies {
+  return {
+    ...base,
+    logger,
+    codeHostFor: async (request) => new GuardedCodeHost(await base.codeHostFor(request), guard),
+    workspaces: new ResumableWorkspaces(base.workspaces, guard, logger),
+    sandboxProviderFor: (config) => new SlottedSandboxProvider(base.sandboxProviderFor(config), guard),
+  };
+}
+
+export function jobResult({ view, problem }: RunJobResult, signal: AbortSignal): JobResult {
+  const links = view
+    ? { pullRequest: view.pullRequestUrl, statusComment: view.statusCommentUrl, checkRun: view.checkRunUrl }
+    : NO_LINKS;
+  const spend = view?.finished?.total ?? view?.total;
+  const common = {
+    attempts: view?.finished?.attempts ?? view?.attempts.length ?? 0,
+    tokens: spend?.usage.totalTokens ?? 0,
+    costUsd: spend?.costUsd ?? 0,
+    links,
+  };
+  if (view?.finished)
+    return { ...common, outcome: view.finished.outcome, reason: short(view.finished.reason) };
+  if (signal.aborted) {
+    const reason = signal.reason instanceof Error ? signal.reason.message : String(signal.reason);
+    return { ...common, outcome: 'cancelled', reason: short(reason) };
+  }
+  return { ...common, outcome: problem?.kind ?? 'failed', reason: short(problem?.message ?? null) };
+}
+
+function short(text: string | null): string | null {
+  return text === null || text.length <= MAX_REASON ? text : `${text.slice(0, MAX_REASON - 1)}…`;
+}

@@ -1,0 +1,142 @@
+import type { LoopOutcome } from '../loop/events.js';
+import type { JobQueue, JobRequest, JobTrigger } from './job-request.js';
+
+export type { StaleTarget } from './job-request.js';
+
+/**
+ * The queue port as workers see it. Handlers only enqueue, cancel and ask
+ * for the latest request (JobQueue); workers claim a job under a lease,
+ * renew it while they work, and complete it with a history record. Three
+ * adapters: memory (tests, one process, lost on restart), SQLite (durable,
+ * one host) and BullMQ on Redis (several hosts). One contract suite
+ * (test/queue/queue-contract.ts) runs against each.
+ *
+ * Exactly-once rests on the lease: every write a worker makes (renew,
+ * checkpoint, complete, release) names its lease token, and the store
+ * refuses it once another worker has claimed the job after the lease
+ * expired. The worker stops writing to GitHub before its lease can expire
+ * (see LeaseGuard), so two workers never act for one job at the same time.
+ */
+export interface JobStore extends JobQueue {
+  /** How long a claim lasts without a renewal; a crashed worker's job is taken over after this. */
+  readonly leaseMs: number;
+  /**
+   * Takes the oldest job that may run now: waiting, or held under an expired
+   * lease, and not behind a running job of the same repository and branch
+   * (serialKeyOf). Null when there is none. May wait briefly for one.
+   */
+  claim(workerId: string): Promise<Lease | null>;
+  /** Resolves when a job may have become claimable, or after `ms`, or when `signal` aborts. */
+  waitForWork(ms: number, signal?: AbortSignal): Promise<void>;
+  /** Finished jobs, newest first. */
+  history(query?: HistoryQuery): Promise<JobRecord[]>;
+  /** Jobs not finished yet: waiting (including delayed) and running (including expired leases). */
+  counts(): Promise<{ waiting: number; running: number }>;
+  close(): Promise<void>;
+}
+
+export interface HistoryQuery {
+  /** `owner/name`, any case. */
+  repository?: string;
+  limit?: number;
+}
+
+/** What a worker took: the request, and what earlier runs of it left. */
+export interface ClaimedJob {
+  request: JobRequest;
+  /** 1 on the first claim; more after a crash or a hand-back. */
+  run: number;
+  /** Steps earlier runs recorded (Lease.checkpoint), for resuming instead of repeating. */
+  checkpoints: Readonly<Record<string, string>>;
+}
+
+export type LeaseStatus = { state: 'held' } | { state: 'cancelled'; reason: string } | { state: 'lost' };
+
+export interface Lease {
+  readonly job: ClaimedJob;
+  /** Extends the lease; says whether it is still held and whether someone cancelled the job. */
+  renew(): Promise<LeaseStatus>;
+  /** Records a finished step under the lease (ignored once the lease is lost). */
+  checkpoint(key: string, value: string): Promise<void>;
+  /** Takes one of `max` container slots shared by every worker of the store's host; false when none is free. */
+  acquireContainer(max: number): Promise<boolean>;
+  releaseContainer(): Promise<void>;
+  /** Marks the job done and stores its record; false (and nothing stored) when the lease was lost. */
+  complete(result: JobResult): Promise<boolean>;
+  /** Hands the job back unfinished (graceful shutdown): the next claim runs it again at once. */
+  release(): Promise<void>;
+  /** Adapters that can tell at once (memory) call this on cancel; the others are seen by renew(). */
+  onCancel?(listener: (reason: string) => void): void;
+}
+
+/**
+ * How a job ended: the loop's outcome, or why the loop did not get to one.
+ * `done` is for runners that report no outcome of their own (tests, MemoryQueue's plain runners).
+ */
+export type JobOutcome = LoopOutcome | 'refused' | 'failed' | 'cancelled' | 'abandoned' | 'done';
+
+/** What the worker knows when a job ends; the store adds the times, the runs and the request. */
+export interface JobResult {
+  outcome: JobOutcome;
+  reason: string | null;
+  /** Loop attempts (edit → run) the job made. */
+  attempts: number;
+  tokens: number;
+  costUsd: number;
+  links: JobLinks;
+}
+
+export interface JobLinks {
+  pullRequest: string | null;
+  statusComment: string | null;
+  checkRun: string | null;
+}
+
+/** One finished job, kept for status pages and metrics until the retention limit drops it. */
+export interface JobRecord extends JobResult {
+  id: string;
+  deliveryId: string;
+  repository: string;
+  issueNumber: number | null;
+  trigger: JobTrigger['kind'];
+  /** How many times a worker took the job. */
+  runs: number;
+  enqueuedAt: string;
+  startedAt: string | null;
+  finishedAt: string;
+  /** From the first claim to the end; 0 when it never started. */
+  durationMs: number;
+  /** From enqueue to the first claim. */
+  waitMs: number;
+}
+
+/** How long finished jobs are kept, and how long a delivery id or dedupe key is remembered. */
+export interface Retention {
+  maxRecords: number;
+  maxAgeMs: number;
+  dedupeMs: number;
+}
+
+export const DEFAULT_RETENTION: Retention = {
+  maxRecords: 10_000,
+  maxAgeMs: 30 * 24 * 60 * 60 * 1000,
+  dedupeMs: 30 * 24 * 60 * 60 * 1000,
+};
+
+export interface StoreOptions {
+  leaseMs?: number;
+  /** Runs a job may start before it counts as abandoned (a job that kills its worker every time). */
+  maxRuns?: number;
+  retention?: Partial<Retention>;
+  now?: () => number;
+}
+
+export const DEFAULT_LEASE_MS = 30_000;
+export const DEFAULT_MAX_RUNS = 5;
+
+export const NO_LINKS: JobLinks = { pullRequest: null, statusComment: null, checkRun: null };
+
+/** A result for a job that ended without running the loop (cancelled while waiting, abandoned). */
+export function resultWithout(outcome: JobOutcome, reason: string | null): JobResult {
+  return { outcome, reason, attempts: 0, tokens: 0, costUsd: 0, links: NO_LINKS };
+}

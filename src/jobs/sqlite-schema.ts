@@ -1,0 +1,112 @@
+/**
+ * The SQLite queue's tables. One row per job from enqueue to the end of its
+ * retention; `state` moves waiting → running → done (and back to waiting on a
+ * hand-back). A running row's lease is `lease_token` until `lease_until`;
+ * every write a worker makes names the token, so a worker whose lease was
+ * taken over changes nothing. Delivery ids and dedupe keys live in their own
+ * table, so pruning old history does not forget them sooner than `dedupeMs`.
+ */
+export const SCHEMA_VERSION = 1;
+
+export const SCHEMA = `
+CREATE TABLE IF NOT EXISTS jobs (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  repository TEXT NOT NULL,
+  issue_number INTEGER,
+  serial_key TEXT NOT NULL,
+  stale_branch TEXT,
+  head_sha TEXT,
+  request TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('waiting', 'running', 'done')),
+  runs INTEGER NOT NULL DEFAULT 0,
+  handbacks INTEGER NOT NULL DEFAULT 0,
+  lease_token TEXT,
+  lease_owner TEXT,
+  lease_until INTEGER,
+  container INTEGER NOT NULL DEFAULT 0,
+  cancel_reason TEXT,
+  checkpoints TEXT NOT NULL DEFAULT '{}',
+  enqueued_at INTEGER NOT NULL,
+  started_at INTEGER,
+  finished_at INTEGER,
+  record TEXT
+);
+CREATE INDEX IF NOT EXISTS jobs_open ON jobs (state, seq) WHERE state <> 'done';
+CREATE INDEX IF NOT EXISTS jobs_issue ON jobs (repository, issue_number, seq);
+CREATE INDEX IF NOT EXISTS jobs_serial ON jobs (repository, serial_key) WHERE state = 'running';
+CREATE INDEX IF NOT EXISTS jobs_finished ON jobs (finished_at) WHERE state = 'done';
+CREATE TABLE IF NOT EXISTS dedupe (
+  key TEXT PRIMARY KEY,
+  job_id TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS dedupe_age ON dedupe (created_at);
+`;
+
+export interface JobRow {
+  seq: number;
+  id: string;
+  repository: string;
+  issue_number: number | null;
+  serial_key: string;
+  stale_branch: string | null;
+  head_sha: string | null;
+  request: string;
+  state: 'waiting' | 'running' | 'done';
+  runs: number;
+  handbacks: number;
+  lease_token: string | null;
+  lease_owner: string | null;
+  lease_until: number | null;
+  container: number;
+  cancel_reason: string | null;
+  checkpoints: string;
+  enqueued_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+  record: string | null;
+}
+
+/** The statements the store prepares once. Named parameters keep each call readable. */
+export const SQL = {
+  findKey: 'SELECT job_id FROM dedupe WHERE key = ?',
+  addKey: 'INSERT INTO dedupe (key, job_id, created_at) VALUES (?, ?, ?)',
+  insert: `INSERT INTO jobs (id, repository, issue_number, serial_key, stale_branch, head_sha, request, state, enqueued_at)
+    VALUES (@id, @repository, @issue_number, @serial_key, @stale_branch, @head_sha, @request, 'waiting', @now)`,
+  latest: 'SELECT request FROM jobs WHERE repository = ? AND issue_number = ? ORDER BY seq DESC LIMIT 1',
+  expired: `SELECT * FROM jobs WHERE state = 'running' AND lease_until < ?`,
+  next: `SELECT * FROM jobs AS j
+    WHERE (j.state = 'waiting' OR (j.state = 'running' AND j.lease_until < @now))
+      AND NOT EXISTS (SELECT 1 FROM jobs AS r
+        WHERE r.state = 'running' AND r.lease_until >= @now AND r.repository = j.repository
+          AND r.serial_key = j.serial_key AND r.id <> j.id)
+    ORDER BY j.seq LIMIT 1`,
+  take: `UPDATE jobs SET state = 'running', runs = runs + 1, lease_token = @token, lease_owner = @owner,
+      lease_until = @until, container = 0, started_at = coalesce(started_at, @now)
+    WHERE id = @id`,
+  renew: `UPDATE jobs SET lease_until = @until WHERE id = @id AND lease_token = @token AND state = 'running'
+    RETURNING cancel_reason`,
+  checkpoints: `SELECT checkpoints FROM jobs WHERE id = ? AND lease_token = ? AND state = 'running'`,
+  setCheckpoints: 'UPDATE jobs SET checkpoints = ? WHERE id = ? AND lease_token = ?',
+  liveContainers: `SELECT count(*) AS live FROM jobs
+    WHERE state = 'running' AND container = 1 AND lease_until >= ? AND id <> ?`,
+  setContainer: `UPDATE jobs SET container = ? WHERE id = ? AND lease_token = ? AND state = 'running'`,
+  finish: `UPDATE jobs SET state = 'done', finished_at = @now, record = @record, lease_token = NULL,
+      lease_until = NULL, container = 0
+    WHERE id = @id AND (@token IS NULL OR lease_token = @token) AND state <> 'done'`,
+  release: `UPDATE jobs SET state = 'waiting', lease_token = NULL, lease_until = NULL, lease_owner = NULL,
+      container = 0, handbacks = handbacks + 1
+    WHERE id = ? AND lease_token = ? AND state = 'running'`,
+  byIssue: `SELECT * FROM jobs WHERE state <> 'done' AND repository = ? AND issue_number = ? AND cancel_reason IS NULL`,
+  byBranch: `SELECT * FROM jobs WHERE state <> 'done' AND repository = ? AND stale_branch = ? AND head_sha <> ?
+      AND cancel_reason IS NULL`,
+  flagCancel: 'UPDATE jobs SET cancel_reason = ? WHERE id = ?',
+  history: `SELECT record FROM jobs WHERE state = 'done' AND (@repository IS NULL OR repository = @repository)
+    ORDER BY finished_at DESC, seq DESC LIMIT @limit`,
+  counts: `SELECT sum(state = 'waiting') AS waiting, sum(state = 'running') AS running FROM jobs WHERE state <> 'done'`,
+  pruneOld: `DELETE FROM jobs WHERE state = 'done' AND finished_at < ?`,
+  pruneMany: `DELETE FROM jobs WHERE state = 'done' AND seq <= (
+    SELECT seq FROM jobs WHERE state = 'done' ORDER BY seq DESC LIMIT 1 OFFSET ?)`,
+  pruneKeys: 'DELETE FROM dedupe WHERE created_at < ?',
+} as const;

@@ -1,0 +1,274 @@
+import { randomUUID } from 'node:crypto';
+import Database from 'better-sqlite3';
+import { QueueError } from './job-errors.js';
+import { jobRecord } from './job-record.js';
+import {
+  issueNumberOf,
+  type JobMatch,
+  type JobRequest,
+  repositoryKey,
+  serialKeyOf,
+  staleBranchOf,
+} from './job-request.js';
+import {
+  DEFAULT_LEASE_MS,
+  DEFAULT_MAX_RUNS,
+  DEFAULT_RETENTION,
+  type HistoryQuery,
+  type JobRecord,
+  type JobResult,
+  type JobStore,
+  type Lease,
+  type LeaseStatus,
+  type Retention,
+  resultWithout,
+  type StaleTarget,
+  type StoreOptions,
+} from './job-store.js';
+import { type JobRow, SCHEMA, SCHEMA_VERSION, SQL } from './sqlite-schema.js';
+import { WorkSignal } from './work-signal.js';
+
+/** How often claims prune history too (cancelled and abandoned jobs end there, not in complete). */
+const PRUNE_EVERY_MS = 60_000;
+
+type Statements = { [K in keyof typeof SQL]: Database.Statement };
+
+/**
+ * The embedded JobStore: one SQLite file, durable across restarts, with no
+ * server to run. Made for one process, and safe for several on one host
+ * (every claim is an immediate transaction; WAL lets readers go on). With
+ * `synchronous = FULL` an accepted job is on disk before enqueue returns.
+ */
+export class SqliteJobStore implements JobStore {
+  readonly leaseMs: number;
+  private readonly db: Database.Database;
+  private readonly sql: Statements;
+  private readonly maxRuns: number;
+  private readonly retention: Retention;
+  private readonly now: () => number;
+  private readonly signal = new WorkSignal();
+  private lastPrune = 0;
+
+  constructor(
+    readonly path: string,
+    options: StoreOptions = {},
+  ) {
+    this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    this.maxRuns = options.maxRuns ?? DEFAULT_MAX_RUNS;
+    this.retention = { ...DEFAULT_RETENTION, ...options.retention };
+    this.now = options.now ?? Date.now;
+    try {
+      this.db = new Database(path, { timeout: 10_000 });
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma('synchronous = FULL');
+      const version = this.db.pragma('user_version', { simple: true }) as number;
+      if (version > SCHEMA_VERSION)
+        throw new QueueError(
+          `The queue file ${path} was written by a newer selfdebug (schema ${version}); upgrade this one, or point SELFDEBUG_QUEUE_PATH elsewhere.`,
+        );
+      this.db.exec(SCHEMA);
+      this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    } catch (error) {
+      if (error instanceof QueueError) throw error;
+      throw new QueueError(
+        `Could not open the queue file ${path}: ${String(error)}. Check that its folder exists and is writable.`,
+        { cause: error },
+      );
+    }
+    this.sql = Object.fromEntries(
+      Object.entries(SQL).map(([name, text]) => [name, this.db.prepare(text)]),
+    ) as Statements;
+  }
+
+  async enqueue(request: JobRequest): Promise<{ accepted: boolean; jobId: string }> {
+    const now = this.now();
+    const keys = [`delivery:${request.deliveryId}`, `key:${request.dedupeKey}`];
+    const result = this.db
+      .transaction(() => {
+        for (const key of keys) {
+          const earlier = this.sql.findKey.get(key) as { job_id: string } | undefined;
+          if (earlier) return { accepted: false, jobId: earlier.job_id };
+        }
+        for (const key of keys) this.sql.addKey.run(key, request.id, now);
+        this.sql.insert.run({
+          id: request.id,
+          repository: repositoryKey(request.repository),
+          issue_number: issueNumberOf(request),
+          serial_key: serialKeyOf(request),
+          stale_branch: staleBranchOf(request),
+          head_sha: request.headSha,
+          request: JSON.stringify(request),
+          now,
+        });
+        return { accepted: true, jobId: request.id };
+      })
+      .immediate();
+    if (result.accepted) this.signal.notify();
+    return result;
+  }
+
+  async cancel(match: JobMatch, reason: string): Promise<number> {
+    return this.cancelRows(
+      () => this.sql.byIssue.all(match.repository.toLowerCase(), match.issueNumber) as JobRow[],
+      reason,
+    );
+  }
+
+  async cancelStale(target: StaleTarget, reason: string): Promise<number> {
+    return this.cancelRows(
+      () => this.sql.byBranch.all(target.repository.toLowerCase(), target.branch, target.sha) as JobRow[],
+      reason,
+    );
+  }
+
+  async latest(match: JobMatch): Promise<JobRequest | null> {
+    const row = this.sql.latest.get(match.repository.toLowerCase(), match.issueNumber) as
+      | { request: string }
+      | undefined;
+    return row ? (JSON.parse(row.request) as JobRequest) : null;
+  }
+
+  async claim(workerId: string): Promise<Lease | null> {
+    const token = randomUUID();
+    const row = this.db
+      .transaction(() => {
+        const now = this.now();
+        for (const expired of this.sql.expired.all(now) as JobRow[]) {
+          // A crashed worker's job: finished here when it was cancelled meanwhile or keeps killing workers.
+          if (expired.cancel_reason !== null)
+            this.finishRow(expired, resultWithout('cancelled', expired.cancel_reason), null);
+          else if (expired.runs - expired.handbacks >= this.maxRuns)
+            this.finishRow(
+              expired,
+              resultWithout('abandoned', `stopped after ${expired.runs} runs that never finished`),
+              null,
+            );
+        }
+        const next = this.sql.next.get({ now }) as JobRow | undefined;
+        if (!next) return null;
+        this.sql.take.run({ id: next.id, token, owner: workerId, until: now + this.leaseMs, now });
+        return { ...next, runs: next.runs + 1, started_at: next.started_at ?? now };
+      })
+      .immediate();
+    this.prune();
+    return row ? this.leaseOf(row, token) : null;
+  }
+
+  waitForWork(ms: number, signal?: AbortSignal): Promise<void> {
+    return this.signal.wait(ms, signal);
+  }
+
+  async history(query: HistoryQuery = {}): Promise<JobRecord[]> {
+    const rows = this.sql.history.all({
+      repository: query.repository?.toLowerCase() ?? null,
+      limit: query.limit ?? 100,
+    }) as { record: string }[];
+    return rows.map((row) => JSON.parse(row.record) as JobRecord);
+  }
+
+  async counts(): Promise<{ waiting: number; running: number }> {
+    const row = this.sql.counts.get() as { waiting: number | null; running: number | null };
+    return { waiting: row.waiting ?? 0, running: row.running ?? 0 };
+  }
+
+  async close(): Promise<void> {
+    this.signal.notify();
+    if (this.db.open) this.db.close();
+  }
+
+  private leaseOf(row: JobRow, token: string): Lease {
+    const { sql, db } = this;
+    const id = row.id;
+    const store = this;
+    return {
+      job: {
+        request: JSON.parse(row.request) as JobRequest,
+        run: row.runs,
+        checkpoints: JSON.parse(row.checkpoints) as Record<string, string>,
+      },
+      async renew(): Promise<LeaseStatus> {
+        const renewed = sql.renew.get({ id, token, until: store.now() + store.leaseMs }) as
+          | { cancel_reason: string | null }
+          | undefined;
+        if (!renewed) return { state: 'lost' };
+        return renewed.cancel_reason === null
+          ? { state: 'held' }
+          : { state: 'cancelled', reason: renewed.cancel_reason };
+      },
+      async checkpoint(key, value) {
+        db.transaction(() => {
+          const current = sql.checkpoints.get(id, token) as { checkpoints: string } | undefined;
+          if (!current) return;
+          const merged = { ...(JSON.parse(current.checkpoints) as Record<string, string>), [key]: value };
+          sql.setCheckpoints.run(JSON.stringify(merged), id, token);
+        }).immediate();
+      },
+      async acquireContainer(max) {
+        return db
+          .transaction(() => {
+            const { live } = sql.liveContainers.get(store.now(), id) as { live: number };
+            return live < max && sql.setContainer.run(1, id, token).changes === 1;
+          })
+          .immediate();
+      },
+      async releaseContainer() {
+        sql.setContainer.run(0, id, token);
+        store.signal.notify();
+      },
+      async complete(result: JobResult) {
+        const done = db.transaction(() => store.finishRow(row, result, token)).immediate();
+        if (done) {
+          store.signal.notify();
+          store.prune(true);
+        }
+        return done;
+      },
+      async release() {
+        if (sql.release.run(id, token).changes === 1) store.signal.notify();
+      },
+    };
+  }
+
+  private cancelRows(select: () => JobRow[], reason: string): number {
+    const count = this.db
+      .transaction(() => {
+        const now = this.now();
+        const rows = select();
+        for (const row of rows) {
+          if (row.state === 'waiting' || (row.lease_until ?? 0) < now)
+            this.finishRow(row, resultWithout('cancelled', reason), null);
+          else this.sql.flagCancel.run(reason, row.id);
+        }
+        return rows.length;
+      })
+      .immediate();
+    if (count > 0) this.signal.notify();
+    return count;
+  }
+
+  /** Ends a job with its record; `token` null ends it whoever held it (cancel, abandon). */
+  private finishRow(row: JobRow, result: JobResult, token: string | null): boolean {
+    const now = this.now();
+    const record = jobRecord(JSON.parse(row.request) as JobRequest, result, {
+      enqueuedAt: row.enqueued_at,
+      startedAt: row.started_at,
+      finishedAt: now,
+      runs: row.runs,
+    });
+    return this.sql.finish.run({ id: row.id, token, now, record: JSON.stringify(record) }).changes === 1;
+  }
+
+  /** Drops history past the retention limits: after every completion, and now and then from claims. */
+  private prune(always = false): void {
+    const now = this.now();
+    if (!always && now - this.lastPrune < PRUNE_EVERY_MS) return;
+    this.lastPrune = now;
+    this.db
+      .transaction(() => {
+        this.sql.pruneOld.run(now - this.retention.maxAgeMs);
+        this.sql.pruneMany.run(this.retention.maxRecords);
+        this.sql.pruneKeys.run(now - this.retention.dedupeMs);
+      })
+      .immediate();
+  }
+}

@@ -1,0 +1,218 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import Docker from 'dockerode';
+import { describe, expect, it } from 'vitest';
+import { JOB_LABEL, MANAGED_LABEL } from '../../src/adapters/docker/labels.js';
+import { BullmqJobStore } from '../../src/jobs/bullmq-store.js';
+import type { JobRequest } from '../../src/jobs/job-request.js';
+import type { JobStore } from '../../src/jobs/job-store.js';
+import { SqliteJobStore } from '../../src/jobs/sqlite-store.js';
+import { formatMarker, parseMarkers } from '../../src/report/markers.js';
+import { dockerProblem } from '../helpers/docker.js';
+import { GitHttpServer } from '../helpers/git-http-server.js';
+import { SqliteCodeHost } from './fault/sqlite-code-host.js';
+import { until } from './harness.js';
+import { describeWithRedis, REDIS_URL } from './redis.js';
+
+const TOKEN = 'ghs_faulttoken0123456789abcdefghijklmn';
+const JOBS = 20;
+const KILLS = 4;
+const LEASE_MS = 1500;
+const workerEntry = fileURLToPath(new URL('./fault/worker-process.ts', import.meta.url));
+const problem = await dockerProblem();
+if (problem !== null && process.env.SELFDEBUG_REQUIRE_DOCKER === '1')
+  throw new Error(`the fault test needs Docker (SELFDEBUG_REQUIRE_DOCKER=1) but ${problem}`);
+// Docker where there is one, so the reaper is part of the test; the local sandbox otherwise.
+const sandbox = problem === null ? 'docker' : 'local';
+
+/** A small seeded generator, so a failing run can be told apart and its kill times read from the message. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1_664_525 + 1_013_904_223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+function faultTest(queue: 'sqlite' | 'redis'): void {
+  it(`finishes ${JOBS} jobs exactly once while worker processes are SIGKILLed (${sandbox} sandbox)`, async () => {
+    const seed = Date.now();
+    const next = random(seed);
+    const dir = await mkdtemp(join(tmpdir(), 'selfdebug-fault-'));
+    const server = await GitHttpServer.start({ token: TOKEN });
+    const queueName = `fault-${randomUUID()}`;
+    const env = {
+      ...process.env,
+      FAULT_QUEUE: queue,
+      FAULT_QUEUE_PATH: join(dir, 'queue.db'),
+      FAULT_QUEUE_NAME: queueName,
+      FAULT_HOST_PATH: join(dir, 'github.db'),
+      FAULT_SANDBOX: sandbox,
+      FAULT_TOKEN: TOKEN,
+      FAULT_LEASE_MS: String(LEASE_MS),
+      REDIS_URL,
+    };
+    const store: JobStore =
+      queue === 'redis'
+        ? new BullmqJobStore({ url: REDIS_URL, queueName, prefix: 'selfdebug-test', leaseMs: LEASE_MS })
+        : new SqliteJobStore(env.FAULT_QUEUE_PATH, { leaseMs: LEASE_MS });
+    const host = new SqliteCodeHost(env.FAULT_HOST_PATH);
+    const workers = new Set<ChildProcess>();
+    const ready = new Set<ChildProcess>();
+    const spawned: ChildProcess[] = [];
+    const log: string[] = [];
+    const startWorker = () => {
+      const child = spawn(process.execPath, ['--import', 'tsx', workerEntry], {
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      child.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && ready.add(child));
+      child.stderr?.on('data', (chunk: Buffer) => log.push(chunk.toString()));
+      child.on('exit', () => workers.delete(child));
+      workers.add(child);
+      spawned.push(child);
+      return child;
+    };
+    try {
+      const [main] = await server.createRepository('app', [{ 'app.py': 'import sys\nprint(greeting)\n' }]);
+      host.setSetting('branch:main', main);
+      host.setSetting('config', { command: 'python3 app.py' });
+      const requests = Array.from({ length: JOBS }, (_, index) => mention(server.url('app'), 100 + index));
+      startWorker();
+      startWorker();
+      for (const request of requests) expect((await store.enqueue(request)).accepted).toBe(true);
+
+      const kills: string[] = [];
+      const graceful: Promise<number | null>[] = [];
+      for (let round = 0; round < KILLS; round++) {
+        await sleep(500 + next() * 2000);
+        if ((await store.history({ limit: JOBS })).length >= JOBS - 2) break;
+        // A random moment while jobs run (a worker still starting up would make the kill say nothing).
+        await until('a running job', async () => (await store.counts()).running >= 2, 20_000);
+        // One round is a deploy instead of a crash: SIGTERM lets the running jobs finish first.
+        const signal = round === 1 && [...workers].some((child) => ready.has(child)) ? 'SIGTERM' : 'SIGKILL';
+        const victims = [...workers].filter((child) => signal === 'SIGKILL' || ready.has(child));
+        const victim = victims[Math.floor(next() * victims.length)]!;
+        if (signal === 'SIGTERM') {
+          graceful.push(new Promise((resolve) => victim.on('exit', resolve)));
+          // It is leaving: later rounds pick among the others, and it is not stopped twice.
+          workers.delete(victim);
+        }
+        victim.kill(signal);
+        kills.push(`${Date.now()} ${signal} pid ${victim.pid}`);
+        await sleep(next() * 600);
+        startWorker();
+      }
+      const context = () => `seed ${seed}; kills: ${kills.join(', ')}\n${log.join('').slice(-4000)}`;
+      await until(
+        'every job to finish',
+        async () => (await store.history({ limit: 100 })).length === JOBS,
+        80_000,
+      ).catch((error: Error) => {
+        throw new Error(`${error.message}\n${context()}`);
+      });
+
+      // Graceful stop of what is left: exit code 0, nothing handed back since nothing runs.
+      await until('the workers to be ready', () => [...workers].every((child) => ready.has(child)));
+      const exits = [...workers].map(
+        (child) => new Promise<number | null>((resolve) => child.on('exit', resolve)),
+      );
+      for (const child of workers) child.kill('SIGTERM');
+      exits.push(...graceful);
+      expect(await Promise.all(exits), context()).toEqual(exits.map(() => 0));
+
+      const history = await store.history({ limit: 100 });
+      expect(new Set(history.map((record) => record.id))).toEqual(
+        new Set(requests.map((request) => request.id)),
+      );
+      expect(
+        history.every((record) => record.outcome === 'fixed'),
+        context(),
+      ).toBe(true);
+      expect(kills.filter((kill) => kill.includes('SIGKILL')).length, context()).toBeGreaterThanOrEqual(2);
+      expect(
+        history.some((record) => record.runs > 1),
+        context(),
+      ).toBe(true);
+
+      // One pull request per job, on its own branch, carrying the fix.
+      const branches = requests.map((request) => branchOf(request));
+      expect(
+        host
+          .pulls()
+          .map((pull) => pull.head)
+          .sort(),
+        context(),
+      ).toEqual([...branches].sort());
+      for (const branch of branches)
+        expect(await server.readFile('app', branch, 'app.py')).toBe(
+          'import sys\ngreeting = "hello"\nprint(greeting)\n',
+        );
+      // Every comment found again by its marker: no status or attempt comment twice.
+      const markers = host
+        .comments()
+        .flatMap((comment) => parseMarkers(comment.body).slice(0, 1).map(formatMarker));
+      expect(markers.length).toBe(new Set(markers).size);
+      expect(markers.filter((marker) => marker.includes('selfdebug:status'))).toHaveLength(JOBS);
+
+      if (sandbox === 'docker') {
+        const ids = new Set(requests.map((request) => request.id));
+        const left = await new Docker().listContainers({
+          all: true,
+          filters: { label: [`${MANAGED_LABEL}=true`] },
+        });
+        expect(left.filter((info) => ids.has(info.Labels[JOB_LABEL] ?? ''))).toEqual([]);
+      }
+    } finally {
+      for (const child of spawned)
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      if (store instanceof BullmqJobStore) await store.obliterate();
+      await store.close();
+      host.close();
+      await server.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 150_000);
+}
+
+function mention(cloneUrl: string, issueNumber: number): JobRequest {
+  const id = randomUUID();
+  return {
+    id,
+    deliveryId: `delivery-${id}`,
+    dedupeKey: `issue:octo/app:${issueNumber}`,
+    installationId: 1,
+    repository: { owner: 'octo', name: 'app', cloneUrl, defaultBranch: 'main', private: false },
+    requestedBy: 'octocat',
+    headSha: null,
+    baseBranch: 'main',
+    trigger: {
+      kind: 'mention',
+      command: 'fix',
+      issueNumber,
+      isPullRequest: false,
+      commentId: issueNumber,
+      text: 'app.py crashes',
+      scriptBlocks: [],
+    },
+    options: {},
+    createdAt: new Date().toISOString(),
+  };
+}
+
+/** Where resolveTarget puts an issue's fix. */
+function branchOf(request: JobRequest): string {
+  const short = request.id
+    .replace(/[^a-z0-9]/gi, '')
+    .slice(0, 8)
+    .toLowerCase();
+  return `selfdebug/issue-${request.trigger.kind === 'mention' ? request.trigger.issueNumber : 0}-${short}`;
+}
+
+describe('fault: SQLite queue', () => faultTest('sqlite'));
+describeWithRedis('fault: BullMQ queue', () => faultTest('redis'));

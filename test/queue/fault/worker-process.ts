@@ -1,0 +1,94 @@
+/**
+ * A worker process for the fault test: the production worker (runWorker,
+ * runJobHandler, runJob, the real git workspace and sandbox) composed with a
+ * scripted model and a code host kept in a shared SQLite file. The parent
+ * kills it with SIGKILL at random moments and starts others. bench/queue.ts
+ * runs it too, with a higher FAULT_CONCURRENCY, to measure its memory.
+ */
+import { GitWorkspaceProvider } from '../../../src/adapters/git/git-workspace-provider.js';
+import { createSandboxProvider } from '../../../src/adapters/sandbox-provider.js';
+import { runWorker } from '../../../src/cli/worker-command.js';
+import { loadAppConfig } from '../../../src/config/app-config.js';
+import { parseSandboxConfig } from '../../../src/config/load-config.js';
+import { parseModelConfig } from '../../../src/config/model-config.js';
+import { BullmqJobStore } from '../../../src/jobs/bullmq-store.js';
+import { runJobHandler } from '../../../src/jobs/job-handler.js';
+import type { JobStore } from '../../../src/jobs/job-store.js';
+import { SqliteJobStore } from '../../../src/jobs/sqlite-store.js';
+import { ScriptedModel } from '../../../src/model/scripted-model.js';
+import type { Logger } from '../../../src/util/logger.js';
+import { SqliteCodeHost } from './sqlite-code-host.js';
+
+const env = process.env;
+const leaseMs = Number.parseInt(env.FAULT_LEASE_MS ?? '1500', 10);
+const store: JobStore =
+  env.FAULT_QUEUE === 'redis'
+    ? new BullmqJobStore({
+        url: env.REDIS_URL!,
+        queueName: env.FAULT_QUEUE_NAME!,
+        prefix: 'selfdebug-test',
+        leaseMs,
+      })
+    : new SqliteJobStore(env.FAULT_QUEUE_PATH!, { leaseMs });
+const host = new SqliteCodeHost(env.FAULT_HOST_PATH!);
+const logger: Logger = {
+  debug() {},
+  info() {},
+  warn: (fields, message) =>
+    process.stderr.write(`[${process.pid}] warn ${message} ${JSON.stringify(fields)}\n`),
+  error: (fields, message) =>
+    process.stderr.write(`[${process.pid}] error ${message} ${JSON.stringify(fields)}\n`),
+};
+const sandboxConfig = parseSandboxConfig({
+  kind: env.FAULT_SANDBOX === 'docker' ? 'docker' : 'local',
+  image: env.SELFDEBUG_TEST_IMAGE ?? 'selfdebug-executor:test',
+  commandTimeoutSeconds: 30,
+});
+const slow = Number.parseInt(env.FAULT_MODEL_DELAY_MS ?? '400', 10);
+
+const stopped = runWorker({
+  store,
+  concurrency: Number.parseInt(env.FAULT_CONCURRENCY ?? '2', 10),
+  maxContainers: Number.parseInt(env.FAULT_MAX_CONTAINERS ?? '3', 10),
+  shutdownMs: 10_000,
+  heartbeatMs: 200,
+  pollMs: 100,
+  logger,
+  handler: runJobHandler({
+    codeHostFor: async () => host,
+    tokenFor: async () => env.FAULT_TOKEN!,
+    workspaces: new GitWorkspaceProvider({ allowedProtocols: ['http'] }),
+    sandboxProviderFor: (config) => createSandboxProvider(config, logger),
+    // A fresh script per run: a job that is taken over starts its conversation again.
+    modelFor: () =>
+      new ScriptedModel([
+        {
+          delayMs: slow,
+          content: JSON.stringify({
+            analysis: 'greeting is undefined',
+            edits: [
+              { path: 'app.py', search: 'print(greeting)', replace: 'greeting = "hello"\nprint(greeting)' },
+            ],
+          }),
+        },
+        {
+          delayMs: slow,
+          content: JSON.stringify({
+            summary: 'Define greeting',
+            rootCause: 'A name was used before it was defined',
+            changes: 'Defined it',
+            confidence: 'high',
+            risks: [],
+          }),
+        },
+      ]),
+    sandboxConfig,
+    modelConfig: parseModelConfig({ apiKey: 'sk-test-secret-key-0123456789' }),
+    appConfig: loadAppConfig({}),
+    logger,
+    environment: {},
+  }),
+});
+// From here on SIGTERM is handled (before, it ends the process like a crash would).
+process.stdout.write('ready\n');
+await stopped;

@@ -1,0 +1,67 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { JobResult, JobStore, Lease, StoreOptions } from '../../src/jobs/job-store.js';
+import { NO_LINKS } from '../../src/jobs/job-store.js';
+import { type JobHandler, Worker, type WorkerOptions } from '../../src/jobs/worker.js';
+
+/** What the contract suite needs from an adapter: a fresh place to store jobs per test. */
+export interface StoreHarness {
+  /** Whether a store opened again on the same place sees the jobs of one that was closed. */
+  durable: boolean;
+  /** Opens a store on this test's place; durable adapters share jobs between the stores opened. */
+  open(options?: StoreOptions): Promise<JobStore>;
+  /** Closes every store and worker and removes what the test stored. */
+  cleanup(): Promise<void>;
+}
+
+/** The lease the contract tests use: short, so expiry is seen within a second or two. */
+export const TEST_LEASE_MS = 600;
+
+export function result(outcome: JobResult['outcome'] = 'fixed'): JobResult {
+  return { outcome, reason: null, attempts: 1, tokens: 10, costUsd: 0.001, links: NO_LINKS };
+}
+
+/** Polls until `check` holds; fails with `what` after `timeoutMs`. */
+export async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+/** Claims until a job comes (Redis may answer "none" while its blocking fetch is set up). */
+export async function claimOne(store: JobStore, timeoutMs = 15_000): Promise<Lease> {
+  let lease: Lease | null = null;
+  await until(
+    'a job to claim',
+    async () => {
+      lease = await store.claim('test');
+      return lease !== null;
+    },
+    timeoutMs,
+  );
+  return lease!;
+}
+
+/** Workers started by a test, stopped after it. */
+export function workerPool() {
+  const started: Worker[] = [];
+  return {
+    start(store: JobStore, handler: JobHandler, options: Partial<WorkerOptions> = {}): Worker {
+      const worker = new Worker({ store, handler, heartbeatMs: 100, pollMs: 100, ...options }).start();
+      started.push(worker);
+      return worker;
+    },
+    async stopAll(): Promise<void> {
+      await Promise.all(started.splice(0).map((worker) => worker.stop(0)));
+    },
+  };
+}
+
+/** Resolves when `signal` aborts, with its reason. */
+export function aborted(signal: AbortSignal): Promise<unknown> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve(signal.reason);
+    signal.addEventListener('abort', () => resolve(signal.reason), { once: true });
+  });
+}

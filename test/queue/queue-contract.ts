@@ -1,0 +1,305 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { JobCancelledError, LeaseLostError } from '../../src/jobs/job-errors.js';
+import type { JobRequest } from '../../src/jobs/job-request.js';
+import type { JobStore } from '../../src/jobs/job-store.js';
+import { aborted, claimOne, result, type StoreHarness, TEST_LEASE_MS, until, workerPool } from './harness.js';
+import { failedRun, mention } from './requests.js';
+
+/**
+ * The JobStore contract, run against every adapter (memory, SQLite, BullMQ)
+ * together with the one Worker. Durable adapters also prove that a restarted
+ * process finds its jobs again.
+ */
+export function queueContract(adapter: { durable: boolean }, makeHarness: () => StoreHarness): void {
+  let harness: StoreHarness;
+  const workers = workerPool();
+  beforeEach(() => {
+    harness = makeHarness();
+  });
+  afterEach(async () => {
+    await workers.stopAll();
+    await harness.cleanup();
+  });
+  const open = () => harness.open({ leaseMs: TEST_LEASE_MS });
+  /** A second process's store where the adapter is shared, else the same one. */
+  const second = async (first: JobStore) => (harness.durable ? open() : first);
+
+  it('accepts one job for 100 re-deliveries of one delivery, and none for its dedupe key again', async () => {
+    const first = await open();
+    const stores = [first, await second(first)];
+    const original = mention(7);
+    const redeliveries = Array.from({ length: 100 }, (_, index) =>
+      stores[index % 2]!.enqueue({
+        ...mention(7),
+        deliveryId: original.deliveryId,
+        dedupeKey: original.dedupeKey,
+      }),
+    );
+    const results = await Promise.all(redeliveries);
+    const accepted = results.filter((answer) => answer.accepted);
+    expect(accepted).toHaveLength(1);
+    expect(new Set(results.map((answer) => answer.jobId))).toEqual(new Set([accepted[0]!.jobId]));
+    const sameComment = await first.enqueue({ ...mention(7), dedupeKey: original.dedupeKey });
+    expect(sameComment).toEqual({ accepted: false, jobId: accepted[0]!.jobId });
+
+    const ran: string[] = [];
+    workers.start(first, async (job) => {
+      ran.push(job.request.id);
+      return result();
+    });
+    await until('the job to finish', async () => (await first.history()).length === 1);
+    await sleep(300);
+    expect(ran).toEqual([accepted[0]!.jobId]);
+    expect(await first.counts()).toEqual({ waiting: 0, running: 0 });
+  });
+
+  it('takes a job over when its lease expires, and fences the worker that lost it', async () => {
+    const first = await open();
+    const other = await second(first);
+    const request = mention(3);
+    await first.enqueue(request);
+    const lost = await claimOne(first);
+    expect(lost.job).toMatchObject({ run: 1, checkpoints: {} });
+    expect(await lost.renew()).toEqual({ state: 'held' });
+    await lost.checkpoint('pushed', 'selfdebug/issue-3');
+    expect(await other.claim('too-early')).toBeNull();
+
+    const taken = await claimOne(other);
+    expect(taken.job).toMatchObject({ run: 2, checkpoints: { pushed: 'selfdebug/issue-3' } });
+    expect(taken.job.request).toEqual(request);
+    expect(await lost.renew()).toEqual({ state: 'lost' });
+    await lost.checkpoint('late', 'ignored');
+    expect(await lost.complete(result('fixed'))).toBe(false);
+    expect(await taken.complete(result('not-fixed'))).toBe(true);
+    const history = await first.history();
+    expect(history).toHaveLength(1);
+    expect(history[0]).toMatchObject({
+      id: request.id,
+      outcome: 'not-fixed',
+      runs: 2,
+      deliveryId: request.deliveryId,
+    });
+  });
+
+  it('cancels running and waiting jobs for an older commit when the branch moves on', async () => {
+    const store = await open();
+    const aborts = new Map<string, unknown>();
+    const release = new Set<string>();
+    const started: string[] = [];
+    workers.start(
+      store,
+      async (job, { signal }) => {
+        started.push(job.request.id);
+        const reason = await Promise.race([
+          aborted(signal),
+          until('release', () => release.has(job.request.id), 30_000),
+        ]);
+        if (reason !== undefined) aborts.set(job.request.id, reason);
+        return result(signal.aborted ? 'cancelled' : 'fixed');
+      },
+      { concurrency: 3 },
+    );
+    const running = failedRun('feature', 'sha-1');
+    await store.enqueue(running);
+    await until('the first job to start', () => started.includes(running.id));
+    const waiting = failedRun('feature', 'sha-2');
+    const current = failedRun('feature', 'sha-3');
+    const elsewhere = failedRun('main', 'sha-1');
+    for (const request of [waiting, current, elsewhere]) await store.enqueue(request);
+    await until('the other branch to start', () => started.includes(elsewhere.id));
+
+    const count = await store.cancelStale(
+      { repository: 'Octo/Repo', branch: 'feature', sha: 'sha-3' },
+      'superseded',
+    );
+    expect(count).toBe(2);
+    await until('the stale job to abort', () => aborts.has(running.id));
+    expect(aborts.get(running.id)).toBeInstanceOf(JobCancelledError);
+    expect((aborts.get(running.id) as Error).message).toBe('superseded');
+    await until('the current job to start', () => started.includes(current.id));
+    release.add(current.id);
+    release.add(elsewhere.id);
+    await until('every job to end', async () => (await store.history()).length === 4);
+    const outcomes = Object.fromEntries((await store.history()).map((record) => [record.id, record.outcome]));
+    expect(outcomes).toEqual({
+      [running.id]: 'cancelled',
+      [waiting.id]: 'cancelled',
+      [current.id]: 'fixed',
+      [elsewhere.id]: 'fixed',
+    });
+    expect(started).not.toContain(waiting.id);
+  });
+
+  it('cancels by issue: the waiting job never starts and the running one aborts', async () => {
+    const store = await open();
+    const started: string[] = [];
+    workers.start(store, async (job, { signal }) => {
+      started.push(job.request.id);
+      await aborted(signal);
+      return result('cancelled');
+    });
+    const [runningJob, waitingJob] = [mention(5), mention(5)];
+    await store.enqueue(runningJob);
+    await store.enqueue(waitingJob);
+    await until('the first job to start', () => started.length === 1);
+    expect(await store.cancel({ repository: 'octo/REPO', issueNumber: 5 }, 'stopped by @octocat')).toBe(2);
+    expect(await store.cancel({ repository: 'octo/repo', issueNumber: 5 }, 'again')).toBe(0);
+    await until('both to end', async () => (await store.history()).length === 2);
+    expect(started).toEqual([runningJob.id]);
+    expect(await store.latest({ repository: 'Octo/Repo', issueNumber: 5 })).toEqual(waitingJob);
+    expect(await store.latest({ repository: 'octo/repo', issueNumber: 6 })).toBeNull();
+  });
+
+  it('runs one job at a time per repository and branch, and different branches side by side', async () => {
+    const store = await open();
+    const live = new Map<string, number>();
+    let overlapSameKey = 0;
+    let peak = 0;
+    let running = 0;
+    workers.start(
+      store,
+      async (job) => {
+        const key = `${job.request.repository.name}|${job.request.baseBranch}`;
+        live.set(key, (live.get(key) ?? 0) + 1);
+        if (live.get(key)! > 1) overlapSameKey++;
+        peak = Math.max(peak, ++running);
+        await sleep(120);
+        running--;
+        live.set(key, live.get(key)! - 1);
+        return result();
+      },
+      { concurrency: 4 },
+    );
+    const requests: JobRequest[] = [];
+    for (let index = 0; index < 3; index++)
+      requests.push(
+        failedRun('a', `a${index}`),
+        failedRun('b', `b${index}`),
+        failedRun('a', `c${index}`, 'other'),
+      );
+    for (const request of requests) await store.enqueue(request);
+    await until('all nine jobs', async () => (await store.history()).length === 9);
+    expect(overlapSameKey).toBe(0);
+    expect(peak).toBe(3);
+  });
+
+  it('keeps each worker to its concurrency and the host to its container cap', async () => {
+    const first = await open();
+    const stores = [first, await second(first)];
+    const peaks = [0, 0];
+    const live = [0, 0];
+    let containers = 0;
+    let containerPeak = 0;
+    stores.forEach((store, index) => {
+      workers.start(
+        store,
+        async (_job, { guard, signal }) => {
+          peaks[index] = Math.max(peaks[index]!, ++live[index]!);
+          const release = await guard.containerSlot(signal);
+          containerPeak = Math.max(containerPeak, ++containers);
+          await sleep(80);
+          containers--;
+          await release();
+          live[index]!--;
+          return result();
+        },
+        { concurrency: 2, maxContainers: 3 },
+      );
+    });
+    for (let issue = 10; issue < 22; issue++) await first.enqueue(mention(issue));
+    await until('all twelve jobs', async () => (await first.history()).length === 12);
+    expect(peaks).toEqual([2, 2]);
+    expect(containerPeak).toBe(3);
+  });
+
+  it('on stop, lets a short job finish and hands a long one back to the next worker', async () => {
+    const store = await open();
+    const started: string[] = [];
+    const handedBack: unknown[] = [];
+    const [short, long, later] = [mention(1), mention(2), mention(3)];
+    const handler = async (
+      job: { request: JobRequest; run: number },
+      { signal }: { signal: AbortSignal },
+    ) => {
+      started.push(`${job.request.id}#${job.run}`);
+      if (job.request.id === short.id) await sleep(150);
+      if (job.request.id === long.id && job.run === 1) {
+        handedBack.push(await aborted(signal));
+        throw signal.reason;
+      }
+      return result();
+    };
+    const first = workers.start(store, handler, { concurrency: 2 });
+    await store.enqueue(short);
+    await store.enqueue(long);
+    await until('both to start', () => started.length === 2);
+    await store.enqueue(later);
+    expect(await first.stop(500)).toEqual({ finished: 1, handedBack: 1 });
+    expect(handedBack[0]).toBeInstanceOf(LeaseLostError);
+    expect(started).not.toContain(`${later.id}#1`);
+    expect((await store.history()).map((record) => record.id)).toEqual([short.id]);
+
+    workers.start(await second(store), handler);
+    await until('the rest to finish', async () => (await store.history()).length === 3);
+    expect(started).toContain(`${long.id}#2`);
+    expect(started).toContain(`${later.id}#1`);
+  });
+
+  it('keeps the history within its retention limit, newest first', async () => {
+    const store = await harness.open({ leaseMs: TEST_LEASE_MS, retention: { maxRecords: 3 } });
+    workers.start(store, async () => result('explained'), { concurrency: 1 });
+    const requests = [1, 2, 3, 4, 5].map((issue) => mention(issue));
+    for (const request of requests) await store.enqueue(request);
+    await until(
+      'five jobs',
+      async () => (await store.counts()).waiting + (await store.counts()).running === 0,
+    );
+    await sleep(50);
+    const history = await store.history();
+    expect(history.map((record) => record.id)).toEqual(
+      requests
+        .slice(2)
+        .reverse()
+        .map((request) => request.id),
+    );
+    expect(history[0]).toMatchObject({
+      outcome: 'explained',
+      attempts: 1,
+      tokens: 10,
+      runs: 1,
+      trigger: 'mention',
+    });
+    expect(await store.history({ repository: 'elsewhere/repo' })).toEqual([]);
+    // The dedupe memory outlives the history: a redelivery of a pruned job is still refused.
+    expect((await store.enqueue({ ...mention(1), deliveryId: requests[0]!.deliveryId })).accepted).toBe(
+      false,
+    );
+  });
+
+  // Memory is lost on restart by design; every other clause holds for it too.
+  if (!adapter.durable) return;
+  it('finds its jobs again after a restart, resuming the one that was running', async () => {
+    const before = await open();
+    const requests = [mention(31), mention(32), mention(33)];
+    for (const request of requests) await before.enqueue(request);
+    const interrupted = await claimOne(before);
+    await interrupted.checkpoint('step', 'cloned');
+    await before.close();
+
+    const after = await open();
+    const seen: { id: string; run: number; checkpoints: object }[] = [];
+    workers.start(after, async (job) => {
+      seen.push({ id: job.request.id, run: job.run, checkpoints: job.checkpoints });
+      return result();
+    });
+    await until('all three jobs', async () => (await after.history()).length === 3);
+    expect(seen).toHaveLength(3);
+    expect(seen.find((job) => job.id === interrupted.job.request.id)).toEqual({
+      id: interrupted.job.request.id,
+      run: 2,
+      checkpoints: { step: 'cloned' },
+    });
+    expect(new Set(seen.map((job) => job.id))).toEqual(new Set(requests.map((request) => request.id)));
+  });
+}
