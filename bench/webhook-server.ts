@@ -1,12 +1,17 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type Context, createNodeMiddleware, createProbot, type Probot, ProbotOctokit } from 'probot';
 import { GitHubCodeHost } from '../src/adapters/github/index.js';
+import { cachedRepoConfig } from '../src/app/config-cache.js';
+import type { InFlight } from '../src/app/in-flight.js';
 import { registerHandlers } from '../src/app/register-handlers.js';
 import { repoConfigLoader } from '../src/app/repo-config-for.js';
-import { MemoryQueue } from '../src/jobs/memory-queue.js';
 import { newJobId } from '../src/jobs/run-job.js';
+import { SqliteJobStore } from '../src/jobs/sqlite-store.js';
 
 /**
  * The servers under test in bench/webhook.ts, run in a child process so the
@@ -14,7 +19,7 @@ import { newJobId } from '../src/jobs/run-job.js';
  * event loop. Every side is a real Probot 14 webhook server on 127.0.0.1
  * (createNodeMiddleware + node:http); the parent talks to this process over IPC.
  */
-export const SIDES = ['bare', 'ours', 'noretry', 'scheduled', 'slow', 'throttled'] as const;
+export const SIDES = ['bare', 'ours', 'awaited', 'slow', 'throttled'] as const;
 export type Side = (typeof SIDES)[number];
 
 export type ToServer =
@@ -31,17 +36,12 @@ const UnthrottledOctokit = ProbotOctokit.defaults((instanceOptions: object) => (
   ...instanceOptions,
   throttle: { enabled: false },
 }));
-/** Also without plugin-retry, whose per-request Bottleneck limiter costs a few timer turns per call. */
-const PlainOctokit = ProbotOctokit.defaults((instanceOptions: object) => ({
-  ...instanceOptions,
-  throttle: { enabled: false },
-  retry: { enabled: false },
-}));
-
-/** Handlers started by the `scheduled` side and not yet finished; drained between rounds. */
-const pending = new Set<Promise<void>>();
+/** Each side's handlers still running after the answer; drained between rounds, off the clock. */
+const inFlight: InFlight[] = [];
 let backgroundFailures = 0;
 const servers: Server[] = [];
+const queueDirectory = mkdtempSync(join(tmpdir(), 'selfdebug-bench-webhook-'));
+process.on('exit', () => rmSync(queueDirectory, { recursive: true, force: true }));
 
 function send(message: FromServer): void {
   process.send?.(message);
@@ -63,7 +63,8 @@ async function handle(message: ToServer): Promise<void> {
     const ports = await startAll(message);
     send({ type: 'ready', ports });
   } else if (message.type === 'drain') {
-    while (pending.size > 0) await Promise.all([...pending]);
+    await Promise.all(inFlight.map((each) => each.idle()));
+    for (const each of inFlight) backgroundFailures += each.takeFailures().length;
     const cpu = process.cpuUsage();
     send({ type: 'drained', failures: backgroundFailures, cpuMicros: cpu.user + cpu.system });
   } else {
@@ -96,12 +97,17 @@ async function startAll(start: Extract<ToServer, { type: 'start' }>): Promise<Re
         secret: start.secret,
         baseUrl: start.fakes[side],
         logLevel: 'warn',
-        ...(side === 'throttled' ? {} : { Octokit: side === 'noretry' ? PlainOctokit : UnthrottledOctokit }),
+        ...(side === 'throttled' ? {} : { Octokit: UnthrottledOctokit }),
       },
     });
     const appFn = (app: Probot) => {
       if (side === 'bare') app.on('issue_comment.created', async () => {});
-      else registerHandlers(side === 'scheduled' ? detached(app) : app, dependencies(start.handle));
+      else
+        inFlight.push(
+          registerHandlers(app, dependencies(start.handle), {
+            acknowledge: side === 'awaited' ? 'after-handlers' : 'first',
+          }),
+        );
     };
     const middleware = await createNodeMiddleware(appFn, { probot });
     const server = createServer((request, response) => {
@@ -117,45 +123,15 @@ async function startAll(start: Extract<ToServer, { type: 'start' }>): Promise<Re
   return ports;
 }
 
-/** What src/index.ts builds, except that the queue's runner does nothing: no job runs. */
+/** What src/index.ts builds (the default SQLite queue, a file of its own per side), with no worker: no job runs. */
 function dependencies(handle: string) {
   const codeHostFor = (context: Context) => new GitHubCodeHost(context.octokit, context.repo());
   return {
     handle,
-    queue: new MemoryQueue(async () => {}, 2),
+    queue: new SqliteJobStore(join(queueDirectory, `${randomUUID()}.sqlite`)),
     codeHostFor,
-    repoConfigFor: repoConfigLoader(codeHostFor),
+    repoConfigFor: cachedRepoConfig(repoConfigLoader(codeHostFor)),
     newJobId,
     now: () => new Date(),
   };
-}
-
-/**
- * The app as registerHandlers sees it, except that `on` starts each handler
- * and returns at once, so Probot's middleware answers before the handler's
- * GitHub calls finish. Probot 14 has no option for this; it is what
- * "acknowledge first, work after" would cost.
- */
-function detached(app: Probot): Probot {
-  type Listener = (context: unknown) => Promise<void>;
-  const register = app.on as unknown as (event: unknown, listener: Listener) => void;
-  const on = (event: unknown, listener: Listener) =>
-    register(event, async (context) => {
-      const work: Promise<void> = listener(context)
-        .catch(() => {
-          // registerHandlers' guard has logged it already.
-          backgroundFailures++;
-        })
-        .then(() => {
-          pending.delete(work);
-        });
-      pending.add(work);
-    });
-  return new Proxy(app, {
-    get(target, property) {
-      if (property === 'on') return on;
-      const value: unknown = Reflect.get(target, property);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
 }

@@ -1,5 +1,6 @@
 import type { Context, Probot } from 'probot';
 import { GitHubCodeHost } from './adapters/github/index.js';
+import { cachedRepoConfig } from './app/config-cache.js';
 import { registerHandlers } from './app/register-handlers.js';
 import { repoConfigLoader } from './app/repo-config-for.js';
 import { loadAppConfig } from './config/app-config.js';
@@ -28,32 +29,33 @@ export default function selfdebugApp(app: Probot): void {
   const codeHostFor = (context: Context) => new GitHubCodeHost(context.octokit, context.repo());
   const store = openJobStore(appConfig, queueConfig);
 
-  if (runner) {
-    const worker = new Worker({
-      store,
-      concurrency: appConfig.concurrency,
-      maxContainers: appConfig.maxContainers,
-      logger: app.log,
-      handler: runJobHandler(runner, {
-        loggerFor: (job) =>
-          app.log.child({ job: job.request.id, delivery: job.request.deliveryId, run: job.run }),
-      }),
-    }).start();
-    onShutdown(async () => {
-      const stopped = await worker.stop(queueConfig.shutdownSeconds * 1000);
-      app.log.info(stopped, 'worker stopped');
-      await store.close();
-    }, app.log);
-  } else {
-    onShutdown(() => store.close(), app.log);
-  }
-
-  registerHandlers(app, {
+  const repoConfigFor = cachedRepoConfig(repoConfigLoader(codeHostFor));
+  const handlers = registerHandlers(app, {
     handle: appConfig.handle,
     queue: store,
     codeHostFor,
-    repoConfigFor: repoConfigLoader(codeHostFor),
+    repoConfigFor,
+    forgetRepoConfig: repoConfigFor.forget,
     newJobId,
     now: () => new Date(),
   });
+
+  const worker = runner
+    ? new Worker({
+        store,
+        concurrency: appConfig.concurrency,
+        maxContainers: appConfig.maxContainers,
+        logger: app.log,
+        handler: runJobHandler(runner, {
+          loggerFor: (job) =>
+            app.log.child({ job: job.request.id, delivery: job.request.deliveryId, run: job.run }),
+        }),
+      }).start()
+    : null;
+  onShutdown(async () => {
+    // Acknowledged deliveries still being handled get to enqueue their jobs before the queue closes.
+    await handlers.idle();
+    if (worker) app.log.info(await worker.stop(queueConfig.shutdownSeconds * 1000), 'worker stopped');
+    await store.close();
+  }, app.log);
 }

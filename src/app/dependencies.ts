@@ -23,6 +23,8 @@ export interface AppDependencies {
   queue: JobQueue;
   codeHostFor: (context: Context) => CodeHost;
   repoConfigFor: (context: Context) => Promise<RepoConfigResult>;
+  /** Called when a push may have changed a configuration that `repoConfigFor` caches. */
+  forgetRepoConfig?: (owner: string, repo?: string) => void;
   newJobId: () => string;
   now: () => Date;
 }

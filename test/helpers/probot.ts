@@ -24,7 +24,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { type Context, Probot, ProbotOctokit } from 'probot';
 import { GitHubCodeHost } from '../../src/adapters/github/index.js';
-import { registerHandlers } from '../../src/app/register-handlers.js';
+import { cachedRepoConfig } from '../../src/app/config-cache.js';
+import { handlersInFlight, registerHandlers } from '../../src/app/register-handlers.js';
 import { repoConfigLoader } from '../../src/app/repo-config-for.js';
 import type { JobRequest } from '../../src/jobs/job-request.js';
 import { type JobRunner, MemoryQueue } from '../../src/jobs/memory-queue.js';
@@ -60,7 +61,9 @@ export interface TestApp {
  * Job ids are `job-1`, `job-2`, … in the order handlers build requests.
  * `runner` replaces the recording one (e.g. one that blocks until aborted).
  */
-export async function testApp(options: { runner?: JobRunner; concurrency?: number } = {}): Promise<TestApp> {
+export async function testApp(
+  options: { runner?: JobRunner; concurrency?: number; cacheConfig?: boolean } = {},
+): Promise<TestApp> {
   const enqueued: JobRequest[] = [];
   const record: JobRunner = async (request) => {
     enqueued.push(request);
@@ -70,16 +73,20 @@ export async function testApp(options: { runner?: JobRunner; concurrency?: numbe
   const codeHostFor = (context: Context) =>
     new GitHubCodeHost(context.octokit, { ...context.repo(), now: () => NOW });
   let next = 0;
-  await probot.load((app) =>
+  // Uncached by default, so each test's config mocks are asked for; src/index.ts caches (config-cache.ts).
+  const loader = repoConfigLoader(codeHostFor);
+  const cached = options.cacheConfig ? cachedRepoConfig(loader) : null;
+  await probot.load((app) => {
     registerHandlers(app, {
       handle: 'selfdebug',
       queue,
       codeHostFor,
-      repoConfigFor: repoConfigLoader(codeHostFor),
+      repoConfigFor: cached ?? loader,
+      ...(cached ? { forgetRepoConfig: cached.forget } : {}),
       newJobId: () => `job-${++next}`,
       now: () => NOW,
-    }),
-  );
+    });
+  });
   return { probot, queue, enqueued };
 }
 
@@ -98,7 +105,19 @@ export async function deliver(
 ): Promise<void> {
   const id = options.id ?? nextDeliveryId();
   await app.probot.receive({ id, name, payload } as unknown as WebhookEvent);
+  await settleHandlers(app.probot);
   if (options.waitForJobs ?? true) await app.queue.idle();
+}
+
+/**
+ * Probot has answered before the handler ran (registerHandlers acknowledges
+ * first): waits for it, and fails the test with the handler's own error.
+ */
+export async function settleHandlers(probot: Probot): Promise<void> {
+  const inFlight = handlersInFlight(probot);
+  await inFlight?.idle();
+  const [failure] = inFlight?.takeFailures() ?? [];
+  if (failure !== undefined) throw failure;
 }
 
 let deliveries = 0;

@@ -6,6 +6,15 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { COMMAND_DESCRIPTIONS, helpText } from '../../src/app/help-text.js';
 import { ConfigError } from '../../src/errors/config-errors.js';
 import selfdebugApp from '../../src/index.js';
+import { settleHandlers } from '../helpers/probot.js';
+
+type WebhookEvent = Parameters<Probot['receive']>[0];
+
+/** Delivers as GitHub does, then waits for the handler, which runs after Probot's answer. */
+async function receive(app: Probot, event: { id: string; name: string; payload: object }): Promise<void> {
+  await app.receive(event as unknown as WebhookEvent);
+  await settleHandlers(app);
+}
 
 type IssueCommentCreatedPayload = Context<'issue_comment.created'>['payload'];
 
@@ -97,7 +106,7 @@ describe('the help reply', () => {
       .matchHeader('authorization', 'token ghs_test')
       .reply(201, { id: 1 });
 
-    await probot.receive({
+    await receive(probot, {
       id: 'delivery-1',
       name: 'issue_comment',
       payload: payloadWith('@selfdebug help'),
@@ -119,7 +128,7 @@ describe('the help reply', () => {
       .post(commentsPath, { body: helpText('selfdebug') })
       .reply(201, { id: 1 });
 
-    await probot.receive({
+    await receive(probot, {
       id: 'delivery-2',
       name: 'issue_comment',
       payload: payloadWith('Not sure what to type here, @SelfDebug?'),
@@ -128,10 +137,10 @@ describe('the help reply', () => {
     expect(comment.isDone()).toBe(true);
   });
 
-  /** With net connect off and no mocks, any request the handler makes fails the receive. */
+  /** With net connect off and no mocks, any request the handler makes fails it. */
   async function expectNoRequest(payload: IssueCommentCreatedPayload) {
     await expect(
-      probot.receive({ id: 'delivery-none', name: 'issue_comment', payload }),
+      receive(probot, { id: 'delivery-none', name: 'issue_comment', payload }),
     ).resolves.toBeUndefined();
     expect(unmatched).toEqual([]);
   }
@@ -163,8 +172,8 @@ describe('the help reply', () => {
       .post(commentsPath, (body: { body: string }) => body.body === helpText('fixbot'))
       .reply(201, { id: 1 });
 
-    await custom.receive({ id: 'delivery-6', name: 'issue_comment', payload: payloadWith('@fixbot help') });
-    await custom.receive({
+    await receive(custom, { id: 'delivery-6', name: 'issue_comment', payload: payloadWith('@fixbot help') });
+    await receive(custom, {
       id: 'delivery-7',
       name: 'issue_comment',
       payload: payloadWith('@selfdebug help'),
