@@ -7,9 +7,11 @@ set -euo pipefail
 image="${1:-${SELFDEBUG_TEST_IMAGE:-selfdebug-executor:test}}"
 suite="${DEBIAN_SUITE:-bookworm}"
 mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
-packages="bash,ca-certificates,coreutils,procps,util-linux,git,python3,python3-pytest,nodejs,make,gcc,libc6-dev"
+packages="bash,ca-certificates,coreutils,procps,util-linux,git,python3,python-is-python3,python3-pytest,nodejs,make,gcc,libc6-dev"
 
-if docker image inspect "$image" >/dev/null 2>&1 && [ "${FORCE:-0}" != 1 ]; then
+# An image built from another package list is rebuilt, so a changed list reaches every machine.
+built_with=$(docker image inspect --format '{{ index .Config.Labels "selfdebug.packages" }}' "$image" 2>/dev/null || true)
+if [ "$built_with" = "$packages" ] && [ "${FORCE:-0}" != 1 ]; then
   echo "image $image already present"
   exit 0
 fi
@@ -37,5 +39,6 @@ tar -C "$rootfs" -c . | docker import \
   --change 'WORKDIR /workspace' \
   --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 HOME=/tmp' \
   --change 'CMD ["sleep", "infinity"]' \
+  --change "LABEL selfdebug.packages=$packages" \
   - "$image" >/dev/null
 echo "built $image ($(docker image inspect --format '{{.Size}}' "$image" | awk '{printf "%.0f MB", $1/1e6}'))"

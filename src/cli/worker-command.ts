@@ -55,7 +55,7 @@ export async function runWorkerCommand(argv: readonly string[], io: WorkerIO): P
   }
   if (appConfig.queue === 'memory') {
     io.stderr.write(
-      'selfdebug worker needs a queue it shares with the App, but SELFDEBUG_QUEUE is memory (or unset). ' +
+      'selfdebug worker needs a queue it shares with the App, but SELFDEBUG_QUEUE is memory. ' +
         'Set SELFDEBUG_QUEUE=sqlite (same host) or SELFDEBUG_QUEUE=redis with REDIS_URL, for the App and the worker.\n',
     );
     return 2;

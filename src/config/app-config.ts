@@ -30,6 +30,11 @@ export const appConfigSchema = z.object({
    * API key goes wherever that URL points, so any repository could collect it.
    */
   allowRepoModelUrl: z.boolean().default(false),
+  /**
+   * Whether git may clone and push over plain http to 127.0.0.1 (a GitHub
+   * stand-in or a test instance on this machine). Never to another host.
+   */
+  gitLoopbackHttp: z.boolean().default(false),
   commitName: z.string().trim().min(1).default('selfdebug[bot]'),
   commitEmail: z
     .string()
@@ -50,6 +55,7 @@ export const appEnvironment = {
   maxMemoryMb: ['SELFDEBUG_MAX_MEMORY_MB'],
   allowHostNetwork: ['SELFDEBUG_ALLOW_HOST_NETWORK'],
   allowRepoModelUrl: ['SELFDEBUG_ALLOW_REPO_MODEL_URL'],
+  gitLoopbackHttp: ['SELFDEBUG_GIT_LOOPBACK_HTTP'],
   commitName: ['SELFDEBUG_COMMIT_NAME'],
   commitEmail: ['SELFDEBUG_COMMIT_EMAIL'],
 } as const satisfies Record<keyof AppConfig, readonly string[]>;

@@ -129,8 +129,7 @@ export async function runJob(
           sandbox,
           emit: reporter.onEvent,
           signal,
-          mode:
-            request.trigger.kind === 'mention' && request.trigger.command === 'explain' ? 'explain' : 'fix',
+          mode: loopMode(request.trigger),
         });
         // Only the files the loop edited come back: never .git, build output or anything else the command wrote.
         await copyChangedFiles(sandbox, loop.changedFiles, checkout.dir);
@@ -307,3 +306,9 @@ function firstLine(text: string): string {
 }
 
 export const newJobId = (): string => randomUUID();
+
+/** A review asks for changes to a fix that may already pass; `explain` changes nothing. */
+function loopMode(trigger: JobRequest['trigger']): 'fix' | 'explain' | 'revise' {
+  if (trigger.kind === 'review') return 'revise';
+  return trigger.kind === 'mention' && trigger.command === 'explain' ? 'explain' : 'fix';
+}

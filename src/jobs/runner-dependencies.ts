@@ -32,7 +32,9 @@ export function runnerDependencies(
       };
       return installation.token;
     },
-    workspaces: new GitWorkspaceProvider(),
+    workspaces: new GitWorkspaceProvider(
+      appConfig.gitLoopbackHttp ? { allowedProtocols: ['https', 'http'] } : {},
+    ),
     sandboxProviderFor: (config) => createSandboxProvider(config, logger),
     modelFor: (config) => createLanguageModel(config),
     sandboxConfig: loadSandboxConfig(),

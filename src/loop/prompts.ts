@@ -58,9 +58,14 @@ export function generateMessages(input: {
   currentDiff: string;
   history: AttemptRecord[];
   latestFailure: string;
+  /** The latest run passed (a revision asked for in a review): the changes must keep it passing. */
+  latestPassed?: boolean;
   budget: PromptBudget;
 }): ChatMessage[] {
   const available = input.budget.total - GENERATE_SYSTEM.length;
+  const latestHeading = input.latestPassed
+    ? '## Latest run (the command passes now; make the changes asked for and keep it passing)'
+    : '## Latest failure';
   const sections = [
     taskSection(input.task, input.timeoutSeconds, available * SHARES.task),
     input.currentDiff
@@ -69,7 +74,7 @@ export function generateMessages(input: {
     input.history.length > 0
       ? `## Earlier attempts\n${summarise(input.history, available * SHARES.history)}`
       : '',
-    `## Latest failure\n${clip(input.latestFailure, available * SHARES.failure)}`,
+    `${latestHeading}\n${clip(input.latestFailure, available * SHARES.failure)}`,
   ];
   return [
     { role: 'system', content: GENERATE_SYSTEM },

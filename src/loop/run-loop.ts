@@ -27,8 +27,12 @@ export interface LoopInput {
   prices?: ModelPrices;
   emit?: EventSink;
   signal?: AbortSignal;
-  /** `explain` reproduces and reflects without attempting a fix (no edits, no PR). */
-  mode?: 'fix' | 'explain';
+  /**
+   * `explain` reproduces and reflects without attempting a fix (no edits, no PR).
+   * `revise` makes changes someone asked for (a review of the App's own fix):
+   * the command may already pass, and must pass after the changes.
+   */
+  mode?: 'fix' | 'explain' | 'revise';
 }
 
 export interface LoopResult {
@@ -92,7 +96,9 @@ class LoopRun {
     try {
       await this.setup();
       const status = await this.reproduce();
-      if (status === 'passing') throw new StopRun('cannot-reproduce', this.passingReason());
+      if (status === 'passing' && this.input.mode !== 'revise') {
+        throw new StopRun('cannot-reproduce', this.passingReason());
+      }
       if (status === 'flaky') throw new StopRun('flaky', this.flakyReason());
       if (this.input.mode === 'explain') {
         outcome = 'explained';
@@ -164,6 +170,12 @@ class LoopRun {
       await this.emit({ type: 'reproduced', status: 'failing', runs });
       return 'failing';
     }
+    if (this.input.mode === 'revise') {
+      // A passing command is the expected start of a revision: its output is the model's starting point.
+      this.reproduction = runs[0]!;
+      await this.emit({ type: 'reproduced', status: 'passing', runs });
+      return 'passing';
+    }
     for (let index = 0; index < this.input.limits.reproduceRuns; index++) {
       const result = await this.execute(this.input.task.command);
       runs.push(result);
@@ -202,6 +214,8 @@ class LoopRun {
           currentDiff: (await this.editor.diff()).diff,
           history: this.history,
           latestFailure,
+          // Only a revision starts from a passing run; after a failed attempt the latest run is a failure.
+          latestPassed: attempt === 1 && this.reproduction?.exitCode === 0,
           budget: this.budget,
         }),
         schema: fixProposalSchema,

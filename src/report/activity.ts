@@ -1,7 +1,7 @@
 import { plural } from './format.js';
 import { attemptStatus, type JobView } from './job-view.js';
 import type { MarkdownWriter } from './markdown.js';
-import { isExplainJob } from './trigger.js';
+import { isExplainJob, isRevisionJob } from './trigger.js';
 
 /** What a running job is doing now, for the status line and the check run title. */
 export interface Activity {
@@ -32,7 +32,8 @@ export function currentActivity(view: JobView): Activity | null {
   }
   if (!reproduction) return { step: 'Reproducing', action: 'running', command: task.command };
   if (view.reflection) return { step: null, action: 'wrapping up', command: null };
-  if (reproduction.status !== 'failing' || isExplainJob(view.trigger)) {
+  const attemptsFollow = reproduction.status === 'failing' || isRevisionJob(view.trigger);
+  if (!attemptsFollow || isExplainJob(view.trigger)) {
     return { step: null, action: REFLECTING, command: null };
   }
   const attempt = view.attempts.at(-1);

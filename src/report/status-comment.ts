@@ -8,7 +8,7 @@ import { statusMarker } from './markers.js';
 import { describeOutcome } from './outcome.js';
 import type { Redactor } from './redact.js';
 import { outputDetails, runLine, runStatus } from './runs.js';
-import { describeTrigger, isExplainJob } from './trigger.js';
+import { describeTrigger, isExplainJob, isRevisionJob } from './trigger.js';
 
 /**
  * The job's status comment, edited in place as events arrive: what started
@@ -88,6 +88,7 @@ function reproduceStep(view: JobView, md: MarkdownWriter): string {
     const passes = reproduction.runs.filter((run) => run.exitCode === 0).length;
     return `- [x] Reproduce: flaky, passed ${passes} of ${plural(runs, 'run')}, then failed with ${runStatus(failed, md)}`;
   }
+  if (isRevisionJob(view.trigger)) return '- [x] Run before the changes: passes';
   return `- [x] Reproduce: passed ${runs} of ${plural(runs, 'run')}, no failure to fix`;
 }
 

@@ -52,6 +52,11 @@ export function issueToClose(trigger: TriggerSummary): number | null {
     : null;
 }
 
+/** A review of the App's own fix: its command usually passes before the requested changes, and must after. */
+export function isRevisionJob(trigger: TriggerSummary): boolean {
+  return trigger.kind === 'review';
+}
+
 export function isExplainJob(trigger: TriggerSummary): boolean {
   return trigger.kind === 'mention' && trigger.command === 'explain';
 }

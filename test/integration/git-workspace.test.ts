@@ -231,6 +231,11 @@ describe('GitWorkspaceProvider over git smart HTTP', () => {
     await expect(
       https.checkout({ cloneUrl: server.url('project'), sha: shas[0]!, token: TOKEN }),
     ).rejects.toThrow(/only https is allowed/);
+    // Plain http carries the token in clear text: only ever to this machine.
+    const http = new GitWorkspaceProvider({ allowedProtocols: ['https', 'http'] });
+    await expect(
+      http.checkout({ cloneUrl: 'http://example.com/o/r.git', sha: shas[0]!, token: TOKEN }),
+    ).rejects.toThrow(/plain http is only allowed to 127\.0\.0\.1/);
     expect(server.requests.some((request) => request.url.includes('x-access-token'))).toBe(false);
   });
 

@@ -174,6 +174,30 @@ describe('runLoop', () => {
     expect(result.diff).toBe('');
   });
 
+  it('revises a passing fix as a review asks, once, and keeps the command passing', async () => {
+    const sandbox = await sandboxWith({ 'app.py': 'greeting = "hello"\nprint(greeting)\n' });
+    const model = new ScriptedModel([
+      fix('the reviewer wants a louder greeting', [
+        { path: 'app.py', search: 'greeting = "hello"', replace: 'greeting = "HELLO"' },
+      ]),
+      reflect(),
+    ]);
+    const result = await runLoop({
+      task: { description: 'A reviewer asked: shout the greeting', command: 'python3 app.py' },
+      limits: limits(),
+      model,
+      sandbox,
+      mode: 'revise',
+    });
+    expect(result.outcome).toBe('fixed');
+    const [reproduced] = eventsOf(result.events, 'reproduced');
+    // One run, not the reruns that tell flaky from cannot-reproduce.
+    expect(reproduced).toMatchObject({ status: 'passing' });
+    expect(reproduced?.runs).toHaveLength(1);
+    expect(model.calls[0]?.messages[1]?.content).toContain('## Latest run (the command passes now');
+    expect(result.diff).toContain('+greeting = "HELLO"');
+  });
+
   it('tells "cannot reproduce" from "flaky" without changing code', async () => {
     const passing = await sandboxWith({});
     const calm = new ScriptedModel([reflect()]);

@@ -22,6 +22,7 @@ describe('App configuration', () => {
       maxMemoryMb: 4096,
       allowHostNetwork: false,
       allowRepoModelUrl: false,
+      gitLoopbackHttp: false,
       commitName: 'selfdebug[bot]',
       commitEmail: 'selfdebug[bot]@users.noreply.github.com',
     });
@@ -38,6 +39,7 @@ describe('App configuration', () => {
         SELFDEBUG_MAX_MEMORY_MB: '8192',
         SELFDEBUG_ALLOW_HOST_NETWORK: 'yes',
         SELFDEBUG_ALLOW_REPO_MODEL_URL: 'true',
+        SELFDEBUG_GIT_LOOPBACK_HTTP: 'true',
         SELFDEBUG_COMMIT_NAME: 'Fix Bot',
         SELFDEBUG_COMMIT_EMAIL: '123+fixbot[bot]@users.noreply.github.com',
       }),
@@ -50,6 +52,7 @@ describe('App configuration', () => {
       maxMemoryMb: 8192,
       allowHostNetwork: true,
       allowRepoModelUrl: true,
+      gitLoopbackHttp: true,
       commitName: 'Fix Bot',
       commitEmail: '123+fixbot[bot]@users.noreply.github.com',
     });

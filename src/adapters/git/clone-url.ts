@@ -30,5 +30,15 @@ export function assertCloneUrl(cloneUrl: string, allowedProtocols: readonly stri
         "Pass the repository's https clone URL.",
     );
   }
+  if (protocol === 'http' && !LOOPBACK_HOSTS.has(url.hostname)) {
+    // The token travels in a header: over plain http it may only go to this machine.
+    throw new GitError(
+      'checkout',
+      `The clone URL "${cloneUrl}" uses http to another host; plain http is only allowed to 127.0.0.1, ::1 ` +
+        "or localhost. Pass the repository's https clone URL.",
+    );
+  }
   return url;
 }
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
