@@ -73,11 +73,16 @@ export async function benchQueue(): Promise<string> {
           'wall time',
           'job median',
           'job p90',
+          'not fixed (errors)',
           'worker peak RSS',
           'containers left',
         ],
         jobs,
       ),
+      '',
+      `Goal (20 concurrent jobs): no errors and peak RSS ≤ 1 GB — ${
+        jobs.every((row) => row[7] === 0 && Number.parseInt(String(row[8]), 10) <= 1024) ? 'met' : 'NOT met'
+      }.`,
       '',
       'Pick-up from another store is bounded by the poll interval for SQLite (it has no cross-process wake-up); ' +
         "BullMQ's blocking fetch picks a job up at once. The jobs table uses the fault test's worker process " +
@@ -230,8 +235,10 @@ async function concurrentJobs(dir: string, concurrency: number): Promise<(string
     const exited = new Promise((resolve) => child.on('exit', resolve));
     child.kill('SIGTERM');
     await exited;
-    const durations = (await store.history({ limit: JOBS })).map((record) => record.durationMs);
-    const { median, p90 } = summary(durations);
+    const records = await store.history({ limit: JOBS });
+    const { median, p90 } = summary(records.map((record) => record.durationMs));
+    // Every job has a fix the scripted model finds: any other outcome is an error.
+    const errors = records.filter((record) => record.outcome !== 'fixed').length;
     const left = dockerOk
       ? (
           await docker.listContainers({ all: true, filters: { label: ['dev.selfdebug.managed=true'] } })
@@ -244,6 +251,7 @@ async function concurrentJobs(dir: string, concurrency: number): Promise<(string
       `${(wall / 1000).toFixed(1)} s`,
       ms(median),
       ms(p90),
+      errors,
       `${Math.round(peakKb / 1024)} MiB`,
       left,
     ];

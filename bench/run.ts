@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { benchContext } from './context.js';
+import { benchEndToEnd } from './e2e.js';
 import { benchExcerpt } from './excerpt.js';
 import { benchQueue } from './queue.js';
 import { benchSandbox } from './sandbox.js';
@@ -17,6 +18,7 @@ const benches: Record<string, () => Promise<string>> = {
   webhook: benchWebhook,
   excerpt: benchExcerpt,
   queue: benchQueue,
+  e2e: benchEndToEnd,
 };
 
 const only = process.argv.slice(2);

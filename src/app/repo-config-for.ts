@@ -2,7 +2,6 @@ import type { Context } from 'probot';
 import type { CodeHost } from '../code-host/code-host.js';
 import { handlerConfig, parseRepoConfig } from '../config/repo-config.js';
 import { SelfdebugError } from '../errors/selfdebug-error.js';
-import { codeBlock } from '../report/index.js';
 import type { RepoConfigResult } from './dependencies.js';
 
 /** Reads `.github/selfdebug.yml` (org defaults and `_extends` included) into what handlers need. */

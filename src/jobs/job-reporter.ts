@@ -35,6 +35,9 @@ export class JobReporter {
   private checkRun: { id: number; url: string } | null = null;
   private lastUpdate = 0;
   private pending: ReturnType<typeof setTimeout> | null = null;
+  /** The update being posted; events meanwhile set `again` and are folded into one more. */
+  private running: Promise<void> | null = null;
+  private again = false;
 
   constructor(
     private readonly request: JobRequest,
@@ -61,20 +64,25 @@ export class JobReporter {
     await this.updateStatus();
   }
 
-  /** The loop's event sink. */
+  /**
+   * The loop's event sink. It never waits for GitHub: Octokit spaces writes
+   * a second apart (three for new comments) to respect GitHub's secondary
+   * rate limits, and a job should not run slower for it. Updates go out one
+   * at a time, each showing every event up to then.
+   */
   readonly onEvent = async (event: LoopEvent): Promise<void> => {
     this.events.push(event);
-    if (event.type === 'attempt-started' && event.attempt > 1) await this.postAttempt(event.attempt - 1);
     const important = ['reproduced', 'attempt-started', 'executed', 'reflected', 'finished'].includes(
       event.type,
     );
-    if (important || Date.now() - this.lastUpdate >= UPDATE_INTERVAL_MS) await this.update();
+    if (important || Date.now() - this.lastUpdate >= UPDATE_INTERVAL_MS) this.requestUpdate();
     else this.schedule();
   };
 
   /** Where comments go from now on (the pull request a run's fix opened). */
   async moveTo(issueNumber: number): Promise<void> {
     if (this.reportTo !== null) return;
+    await this.settle();
     this.reportTo = issueNumber;
     for (const attempt of this.attemptNumbers()) await this.postAttempt(attempt);
   }
@@ -84,7 +92,7 @@ export class JobReporter {
     deliveryError?: string | null;
     fixSha?: string | null;
   }) {
-    this.cancelScheduled();
+    await this.settle();
     this.pullRequestUrl = delivery.pullRequestUrl ?? null;
     this.deliveryError = delivery.deliveryError ?? null;
     for (const attempt of this.attemptNumbers()) await this.postAttempt(attempt);
@@ -128,6 +136,7 @@ export class JobReporter {
 
   /** A job that cannot run as asked: one comment (or check run) saying why. */
   async refuse(message: string, headSha: string | null): Promise<void> {
+    await this.settle();
     const text = this.redactor.redact(message);
     if (this.reportTo !== null) {
       await this.safely('post the refusal', () =>
@@ -176,9 +185,34 @@ export class JobReporter {
     });
   }
 
-  private async update(): Promise<void> {
+  /** Starts an update now, or marks one due after the update in flight. */
+  private requestUpdate(): void {
     this.cancelScheduled();
-    this.lastUpdate = Date.now();
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.postUpdates().finally(() => {
+      this.running = null;
+    });
+  }
+
+  private async postUpdates(): Promise<void> {
+    do {
+      this.again = false;
+      this.lastUpdate = Date.now();
+      for (const attempt of this.attemptNumbers()) await this.postAttempt(attempt);
+      await this.update();
+    } while (this.again);
+  }
+
+  /** Waits for the update in flight and drops a scheduled one, before the final writes. */
+  private async settle(): Promise<void> {
+    this.cancelScheduled();
+    while (this.running) await this.running;
+  }
+
+  private async update(): Promise<void> {
     await this.updateStatus();
     if (this.checkRun) {
       const checkRun = this.checkRun;
@@ -202,7 +236,7 @@ export class JobReporter {
     if (this.pending) return;
     this.pending = setTimeout(() => {
       this.pending = null;
-      void this.update();
+      this.requestUpdate();
     }, UPDATE_INTERVAL_MS);
     this.pending.unref();
   }

@@ -348,7 +348,14 @@ class LoopRun {
   }
 
   private classify(error: unknown): { outcome: LoopOutcome; reason: string } {
-    if (this.input.signal?.aborted) return { outcome: 'cancelled', reason: 'the job was cancelled' };
+    if (this.input.signal?.aborted) {
+      // Whoever aborted may say why (`stopped by @octocat`, a newer push); a bare abort says nothing useful.
+      const cause: unknown = this.input.signal.reason;
+      return {
+        outcome: 'cancelled',
+        reason: cause instanceof SelfdebugError ? cause.message : 'the job was cancelled',
+      };
+    }
     if (error instanceof StopRun) return { outcome: error.outcome, reason: error.reason };
     if (error instanceof SelfdebugError) return { outcome: 'error', reason: error.message };
     return {

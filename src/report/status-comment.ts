@@ -78,7 +78,10 @@ function reproduceStep(view: JobView, md: MarkdownWriter): string {
   const failedSetup = view.setup.find((run) => run.result.exitCode !== 0);
   if (failedSetup) return `- [ ] Reproduce: the setup command failed, ${runLine(failedSetup, md)}`;
   const reproduction = view.reproduction;
-  if (!reproduction) return `- [ ] Reproduce${view.finished ? ': did not run' : ''}`;
+  if (!reproduction) {
+    if (!view.finished) return '- [ ] Reproduce';
+    return `- [ ] Reproduce: ${view.finished.outcome === 'cancelled' ? 'cancelled' : 'did not run'}`;
+  }
   const failed = reproduction.runs.find((run) => run.exitCode !== 0);
   const runs = reproduction.runs.length;
   if (reproduction.status === 'failing' && failed) {

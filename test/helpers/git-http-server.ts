@@ -144,6 +144,11 @@ export class GitHttpServer {
     await this.close_();
   }
 
+  /** The bare repository's folder, for fakes that read or shape it with git directly. */
+  repositoryPath(repository: string): string {
+    return this.barePath(repository);
+  }
+
   private barePath(repository: string): string {
     return join(this.root, `${repository}.git`);
   }

@@ -202,7 +202,9 @@ function withFormats(ajv: Ajv): Ajv {
 
 /**
  * OpenAPI 3.0's `nullable` is not JSON Schema. Ajv understands it beside a
- * `type` but refuses it alone, which GitHub's description has in places.
+ * `type` but refuses it alone, which GitHub's description has in places; and
+ * a nullable `enum` (a check run's `conclusion`) must list null itself, as
+ * GitHub does send null there.
  */
 function toJsonSchema(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(toJsonSchema);
@@ -210,6 +212,9 @@ function toJsonSchema(schema: unknown): unknown {
   const converted = Object.fromEntries(
     Object.entries(schema).map(([key, value]) => [key, key === 'example' ? value : toJsonSchema(value)]),
   );
+  if (converted.nullable === true && Array.isArray(converted.enum) && !converted.enum.includes(null)) {
+    converted.enum = [...converted.enum, null];
+  }
   if (converted.nullable === true && converted.type === undefined) {
     const { nullable: _nullable, ...rest } = converted;
     return { anyOf: [rest, { type: 'null' }] };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidModelOutputError, ModelApiError } from '../../src/errors/index.js';
+import { JobCancelledError } from '../../src/jobs/job-errors.js';
 import { runLoop } from '../../src/loop/run-loop.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import {
@@ -316,11 +317,14 @@ describe('runLoop', () => {
       sandbox: running,
       signal: stop.signal,
       emit: (event) => {
-        if (event.type === 'edits-applied') setTimeout(() => stop.abort(), 300);
+        if (event.type === 'edits-applied') {
+          setTimeout(() => stop.abort(new JobCancelledError('stopped by @octocat')), 300);
+        }
       },
     });
     expect(result.outcome).toBe('cancelled');
-    expect(result.reason).toBe('the job was cancelled');
+    // The reason given to abort() is the reason shown.
+    expect(result.reason).toBe('stopped by @octocat');
     expect(result.durationMs).toBeLessThan(10_000);
     expect(result.diff).toContain('+sleep 30');
   });

@@ -1,0 +1,125 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * One rule of the scripted model: when a request asks for `schema` (the
+ * structured output's name: fix_proposal, retry_decision, reflection) and its
+ * messages contain `when`, answer `answer` (a JSON value, or a function of the
+ * request's text and how often the rule matched before).
+ */
+export interface ModelRule {
+  when: string | RegExp;
+  schema: 'fix_proposal' | 'retry_decision' | 'reflection';
+  answer: unknown | ((text: string, matched: number) => unknown);
+  /** Holds the answer back this long, e.g. so a test can act while a job waits for the model. */
+  delayMs?: number;
+}
+
+export interface RuleModelServer {
+  /** The base URL for SELFDEBUG_MODEL_BASE_URL, e.g. http://127.0.0.1:41234/v1. */
+  readonly url: string;
+  /** Each request's schema and the index of the rule that answered it (null: none did). */
+  readonly calls: { schema: string | null; rule: number | null }[];
+  close(): Promise<void>;
+}
+
+/**
+ * An OpenAI-compatible server on 127.0.0.1 whose answers depend on what is
+ * asked, not on the order of requests, so several jobs (and processes) can
+ * share it. A request no rule matches gets a 400, which the OpenAI adapter
+ * does not retry: the job fails at once and the test sees why.
+ */
+export async function startRuleModelServer(rules: ModelRule[]): Promise<RuleModelServer> {
+  const calls: RuleModelServer['calls'] = [];
+  const matchedCounts = rules.map(() => 0);
+  const server = createServer((request, response) => {
+    void answer(request, response).catch((error: unknown) => send(response, 500, { error: String(error) }));
+  });
+
+  async function answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const body = (await readJson(request)) as ChatBody | null;
+    if (request.method !== 'POST' || request.url !== '/v1/chat/completions' || body === null) {
+      return send(response, 404, { error: { message: `no route for ${request.method} ${request.url}` } });
+    }
+    const schema = body.response_format?.json_schema?.name ?? null;
+    const text = (body.messages ?? [])
+      .map((message) =>
+        typeof message.content === 'string' ? message.content : JSON.stringify(message.content),
+      )
+      .join('\n');
+    const index = rules.findIndex(
+      (rule) =>
+        rule.schema === schema &&
+        (typeof rule.when === 'string' ? text.includes(rule.when) : rule.when.test(text)),
+    );
+    calls.push({ schema, rule: index === -1 ? null : index });
+    if (index === -1) {
+      return send(response, 400, { error: { message: `rule model: no rule for a ${schema} request` } });
+    }
+    const rule = rules[index]!;
+    const matched = matchedCounts[index]!;
+    matchedCounts[index] = matched + 1;
+    if (rule.delayMs) await new Promise((resolve) => setTimeout(resolve, rule.delayMs));
+    const value = typeof rule.answer === 'function' ? rule.answer(text, matched) : rule.answer;
+    send(response, 200, completion(JSON.stringify(value), body.model ?? 'rule-model', calls.length));
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    calls,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
+
+interface ChatBody {
+  model?: string;
+  messages?: { role: string; content: unknown }[];
+  response_format?: { type: string; json_schema?: { name?: string } };
+}
+
+/** The chat.completion shape the openai SDK parses. */
+function completion(content: string, model: string, index: number) {
+  return {
+    id: `chatcmpl-rule-${index}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content, refusal: null },
+        finish_reason: 'stop',
+        logprobs: null,
+      },
+    ],
+    usage: { prompt_tokens: 900, completion_tokens: 60, total_tokens: 960 },
+  };
+}
+
+async function readJson(request: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    return null;
+  }
+}
+
+function send(response: ServerResponse, status: number, value: unknown): void {
+  const text = JSON.stringify(value);
+  response.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+  });
+  response.end(text);
+}
