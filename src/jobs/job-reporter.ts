@@ -37,6 +37,7 @@ export class JobReporter {
   private pending: ReturnType<typeof setTimeout> | null = null;
   /** The update being posted; events meanwhile set `again` and are folded into one more. */
   private running: Promise<void> | null = null;
+  private opening: Promise<void> | null = null;
   private again = false;
 
   constructor(
@@ -52,7 +53,26 @@ export class JobReporter {
     return this.events;
   }
 
-  async start(headSha: string): Promise<void> {
+  /**
+   * Creates the check run and the status comment in the background: with
+   * Octokit's pacing they take seconds, and the job has better things to do.
+   * Later updates queue behind them.
+   */
+  start(headSha: string): void {
+    this.opening = this.open(headSha);
+    this.running = this.opening.finally(() => {
+      this.running = null;
+      if (this.again) this.requestUpdate();
+    });
+  }
+
+  /** Resolves once the check run and the status comment exist (or failed to), so links to them work. */
+  async opened(): Promise<void> {
+    await this.opening;
+  }
+
+  private async open(headSha: string): Promise<void> {
+    this.lastUpdate = Date.now();
     await this.safely('create the check run', async () => {
       this.checkRun = await this.host.createCheckRun({
         name: 'selfdebug',

@@ -83,40 +83,35 @@ export async function runJob(
   const reporter = new JobReporter(request, host, redactor, logger, reportTo, dependencies.appConfig.handle);
 
   let workspace: Workspace | null = null;
+  let checkingOut: Promise<Workspace | null> | null = null;
   let target: JobTarget | null = null;
   try {
     target = await resolveTarget(request, host);
     const prepared = await buildTask(request, host, { command: repoConfig.command, setup: repoConfig.setup });
-    await reporter.start(target.headSha);
+    reporter.start(target.headSha);
     if (notes.length > 0 && reportTo !== null) await host.createComment(reportTo, notes.join('\n'));
 
-    workspace = await dependencies.workspaces.checkout({
-      cloneUrl: request.repository.cloneUrl,
-      sha: target.headSha,
-      ref: target.ref,
-      token,
-    });
-    if (request.trigger.kind === 'workflow-run' && target.ownBranch) {
-      const rounds = await workspace.countCommits(ROUND_TRAILER);
-      const limit = repoConfig.triggers.workflow_runs.max_rounds;
-      if (rounds >= limit) {
-        throw new JobRefusedError(
-          `selfdebug already pushed ${rounds} automatic ${rounds === 1 ? 'fix' : 'fixes'} to this branch after failed runs ` +
-            `(the limit is ${limit}, \`triggers.workflow_runs.max_rounds\`); it stops here so it can never loop. ` +
-            `Mention @${dependencies.appConfig.handle} to continue by hand.`,
+    const jobTarget = target;
+    // The checkout runs while the container starts; the sandbox copies it in once both are ready.
+    const checkout = dependencies.workspaces
+      .checkout({ cloneUrl: request.repository.cloneUrl, sha: target.headSha, ref: target.ref, token })
+      .then(async (checkedOut) => {
+        workspace = checkedOut;
+        await prepareCheckout(
+          checkedOut,
+          request,
+          jobTarget,
+          prepared,
+          repoConfig,
+          dependencies.appConfig.handle,
         );
-      }
-    }
-    for (const script of prepared.scripts) {
-      const path = join(workspace.dir, workspacePath(script.path));
-      await mkdir(dirname(path), { recursive: true });
-      await writeFile(path, script.content);
-    }
+        return checkedOut;
+      });
+    checkingOut = checkout.catch(() => null);
 
-    const checkout = workspace;
-    const result = await withSandbox(
+    const delivery = await withSandbox(
       dependencies.sandboxProviderFor(jobSandboxConfig(dependencies.sandboxConfig, repoConfig, request)),
-      { jobId: request.id, workspace: checkout.dir, signal },
+      { jobId: request.id, workspace: checkout.then((checkedOut) => checkedOut.dir), signal },
       async (sandbox) => {
         const loop = await runLoop({
           task: prepared.task,
@@ -132,23 +127,23 @@ export async function runJob(
           mode: loopMode(request.trigger),
         });
         // Only the files the loop edited come back: never .git, build output or anything else the command wrote.
-        await copyChangedFiles(sandbox, loop.changedFiles, checkout.dir);
-        return loop;
+        const checkedOut = await checkout;
+        await copyChangedFiles(sandbox, loop.changedFiles, checkedOut.dir);
+        // Pushed and opened before the container is removed, which takes longer than a push.
+        return deliver(
+          request,
+          loop,
+          prepared,
+          jobTarget,
+          checkedOut,
+          host,
+          reporter,
+          repoConfig,
+          dependencies,
+          token,
+          redactor,
+        );
       },
-    );
-
-    const delivery = await deliver(
-      request,
-      result,
-      prepared,
-      target,
-      checkout,
-      host,
-      reporter,
-      repoConfig,
-      dependencies,
-      token,
-      redactor,
     );
     await reporter.finish(delivery);
     return { view: reporter.view(), problem: null };
@@ -166,7 +161,40 @@ export async function runJob(
     if (!(error instanceof SelfdebugError)) throw error;
     return { view: reporter.view(), problem: { kind: 'failed', message } };
   } finally {
-    await workspace?.dispose().catch(() => {});
+    // A checkout still running (the container failed first) is waited for, so its folder is removed too.
+    await checkingOut;
+    await (workspace as Workspace | null)?.dispose().catch(() => {});
+  }
+}
+
+/**
+ * What a fresh checkout needs before the sandbox copies it: the round cap
+ * on the App's own branch (checked here, where the commits are), and the
+ * issue's scripts written into it.
+ */
+async function prepareCheckout(
+  checkout: Workspace,
+  request: JobRequest,
+  target: JobTarget,
+  prepared: PreparedTask,
+  repoConfig: RepoConfig,
+  handle: string,
+): Promise<void> {
+  if (request.trigger.kind === 'workflow-run' && target.ownBranch) {
+    const rounds = await checkout.countCommits(ROUND_TRAILER);
+    const limit = repoConfig.triggers.workflow_runs.max_rounds;
+    if (rounds >= limit) {
+      throw new JobRefusedError(
+        `selfdebug already pushed ${rounds} automatic ${rounds === 1 ? 'fix' : 'fixes'} to this branch after failed runs ` +
+          `(the limit is ${limit}, \`triggers.workflow_runs.max_rounds\`); it stops here so it can never loop. ` +
+          `Mention @${handle} to continue by hand.`,
+      );
+    }
+  }
+  for (const script of prepared.scripts) {
+    const path = join(checkout.dir, workspacePath(script.path));
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, script.content);
   }
 }
 
@@ -213,6 +241,8 @@ async function deliver(
     await workspace.push(target.workBranch, token);
     if (!fixed) return { ...none, fixSha: sha };
 
+    // The pull request links to the status comment, which may still be on its way.
+    await reporter.opened();
     const view = reporter.view();
     const existing = target.existingPull ?? (await host.findPullRequest(target.workBranch))?.number ?? null;
     if (existing !== null) {

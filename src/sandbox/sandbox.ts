@@ -65,8 +65,12 @@ export type SandboxKind = 'docker' | 'local';
 
 export interface OpenSandboxRequest {
   jobId: string;
-  /** A checkout on the host, copied into the sandbox when it opens. */
-  workspace: string;
+  /**
+   * A checkout on the host, copied into the sandbox when it opens. It may
+   * still be in the making: the container starts meanwhile, and the copy
+   * waits for it (the job clones while the engine creates the container).
+   */
+  workspace: string | Promise<string>;
   signal?: AbortSignal;
 }
 

@@ -37,7 +37,7 @@ export class DockerSandboxProvider implements SandboxProvider {
     const sandbox = new DockerSandbox(container, this.config, this.endpoint);
     try {
       await container.start();
-      await sandbox.copyIn(request.workspace);
+      await sandbox.copyIn(await request.workspace);
       request.signal?.throwIfAborted();
       return sandbox;
     } catch (error) {

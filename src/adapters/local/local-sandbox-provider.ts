@@ -35,7 +35,7 @@ export class LocalSandboxProvider implements SandboxProvider {
     const sandbox = new LocalSandbox(root, this.config);
     try {
       await Promise.all(['workspace', 'home', 'tmp'].map((name) => mkdir(join(root, name))));
-      await sandbox.copyIn(request.workspace);
+      await sandbox.copyIn(await request.workspace);
       return sandbox;
     } catch (error) {
       await sandbox.dispose();

@@ -12,6 +12,8 @@ export interface RecordedRequest {
   /** Path and query as sent, e.g. `/api/v3/repos/o/r/pulls?state=open`. */
   path: string;
   status: number;
+  /** Time from the request's arrival to the end of the answer (the stand-in's own cost, git included). */
+  ms: number;
 }
 
 /**
@@ -30,7 +32,10 @@ export class HttpFront {
   async serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const method = (request.method ?? 'GET').toUpperCase();
     const path = request.url ?? '/';
-    response.on('finish', () => this.requests.push({ method, path, status: response.statusCode }));
+    const started = performance.now();
+    response.on('finish', () =>
+      this.requests.push({ method, path, status: response.statusCode, ms: performance.now() - started }),
+    );
     try {
       const url = new URL(path, this.world.state.site.webUrl);
       this.world.state.received.push(path);
