@@ -17,7 +17,7 @@ export async function fetchCommit(
 ): Promise<void> {
   const { sha, ref, token, cloneUrl } = request;
   const fetch = (...what: string[]) =>
-    runner.run(dir, ['fetch', '--quiet', '--no-tags', '--no-recurse-submodules', ...what], { token });
+    runner.run(dir, ['fetch', '--no-tags', '--no-recurse-submodules', ...what], { token });
   try {
     await fetch(`--depth=${depth}`, 'origin', sha);
     return;

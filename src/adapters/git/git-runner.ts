@@ -60,7 +60,12 @@ class ExitFailure extends SimpleGitError {
   }
 }
 
-/** Runs git through simple-git with a clean environment and the safety settings. */
+/**
+ * Runs git through simple-git with a clean environment and the safety
+ * settings. simple-git waits 50 ms more for a process that printed nothing
+ * (it cannot tell a closed pipe from a slow one), so the adapter's commands
+ * leave out `--quiet` and `add` runs `--verbose`: a job makes about ten of them.
+ */
 export class GitRunner {
   private readonly environment: Record<string, string>;
 

@@ -45,10 +45,10 @@ export class GitWorkspaceProvider implements WorkspaceProvider {
     const dir = await mkdtemp(join(this.parentDir, 'selfdebug-workspace-'));
     try {
       // init + fetch rather than clone: one commit's worth of history, and no default branch to guess.
-      await this.git(dir, ['init', '--quiet']);
+      await this.git(dir, ['init']);
       await this.git(dir, ['remote', 'add', 'origin', request.cloneUrl]);
       await fetchCommit(this.runner, dir, request, this.fetchDepth);
-      await this.git(dir, ['checkout', '--quiet', '--detach', request.sha, '--']);
+      await this.git(dir, ['checkout', '--detach', request.sha, '--']);
       return new GitWorkspace(dir, this.runner, request.cloneUrl, await ConfigSeal.of(dir));
     } catch (error) {
       await rm(dir, { recursive: true, force: true });

@@ -19,11 +19,9 @@ export class GitWorkspace implements Workspace {
   async createBranch(branch: string): Promise<void> {
     assertRefName('branch', branch);
     await this.seal.check('branch');
-    await this.runner
-      .run(this.dir, ['checkout', '--quiet', '-B', branch, 'HEAD', '--'])
-      .catch((failure: unknown) => {
-        throw mapGitFailure('branch', failure, this.remote);
-      });
+    await this.runner.run(this.dir, ['checkout', '-B', branch, 'HEAD', '--']).catch((failure: unknown) => {
+      throw mapGitFailure('branch', failure, this.remote);
+    });
   }
 
   async commit(message: string, author: CommitAuthor, paths?: string[]): Promise<string | null> {
@@ -31,12 +29,12 @@ export class GitWorkspace implements Workspace {
     if (paths?.length === 0) return null;
     await this.seal.check('commit');
     try {
-      await this.runner.run(this.dir, ['add', '--all', '--', ...(paths ?? ['.'])]);
+      await this.runner.run(this.dir, ['add', '--verbose', '--all', '--', ...(paths ?? ['.'])]);
       const staged = await this.runner.run(this.dir, ['diff', '--cached', '--name-only', '-z']);
       if (staged.length === 0) return null;
       await this.runner.run(
         this.dir,
-        ['commit', '--quiet', '--no-verify', '--no-gpg-sign', '--cleanup=whitespace', '--message', message],
+        ['commit', '--no-verify', '--no-gpg-sign', '--cleanup=whitespace', '--message', message],
         { environment: identity(author) },
       );
       return (await this.runner.run(this.dir, ['rev-parse', '--verify', 'HEAD^{commit}'])).trim();
