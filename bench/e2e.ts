@@ -149,13 +149,16 @@ export async function benchEndToEnd(): Promise<string> {
       `Goal: end to end ≤ 2× the sum of its raw parts — as shipped ${paced <= 2 ? 'met' : 'NOT met'} ` +
         `(${paced.toFixed(2)}×); with Octokit's pacing off ${free <= 2 ? 'met' : 'NOT met'} (${free.toFixed(2)}×).`,
       '',
-      `As shipped, most of the time is GitHub's own guidance: Probot's Octokit (plugin-throttling) sends an ` +
-        'installation’s writes one second apart and its comments three seconds apart, and a job makes ' +
-        `${writes.toFixed(0)} writes up to its pull request (the 👀 reaction, the check run, the status comment and ` +
-        'its updates, the attempt comment, the pull request). Status updates do not hold up the job (they are ' +
-        'posted in the background, folded together while one is in flight), but the pull request queues behind ' +
-        'them. Beyond the raw parts the job also runs the command twice (the reproduction, then the verification ' +
-        'after the edit), copies the edited files back, and reads the configuration and the sender’s permission.',
+      "As shipped, the time is GitHub's own guidance: Probot's Octokit (plugin-throttling) spaces an " +
+        'installation’s writes one second apart and the writes that notify people (new comments, pull requests) ' +
+        `three seconds apart. Up to its pull request a job makes ${writes.toFixed(0)} writes, three of which ` +
+        'notify (the status comment, the attempt comment, the pull request), so some seven seconds pass whatever ' +
+        'the job does; against api.github.com each write also costs a round trip. The job does not wait for them: ' +
+        'the check run and status comment are opened and updated in the background, updates folded together while ' +
+        'one is in flight; only the pull request waits for them, so that it links the whole transcript. Without ' +
+        'the pacing, beyond the raw parts the job runs the command once more (the reproduction, then the ' +
+        'verification after the edit), copies the edited file back, asks the model twice, and reads the ' +
+        'configuration, the sender’s permission and the branch.',
     ].join('\n');
   } finally {
     for (const side of sides) await side.app.child.stop();

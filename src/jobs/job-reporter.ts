@@ -37,7 +37,6 @@ export class JobReporter {
   private pending: ReturnType<typeof setTimeout> | null = null;
   /** The update being posted; events meanwhile set `again` and are folded into one more. */
   private running: Promise<void> | null = null;
-  private opening: Promise<void> | null = null;
   private again = false;
 
   constructor(
@@ -59,16 +58,19 @@ export class JobReporter {
    * Later updates queue behind them.
    */
   start(headSha: string): void {
-    this.opening = this.open(headSha);
-    this.running = this.opening.finally(() => {
+    this.running = this.open(headSha).finally(() => {
       this.running = null;
       if (this.again) this.requestUpdate();
     });
   }
 
-  /** Resolves once the check run and the status comment exist (or failed to), so links to them work. */
-  async opened(): Promise<void> {
-    await this.opening;
+  /**
+   * Resolves once everything shown so far is posted (status comment, finished
+   * attempts), so a pull request can link to all of it. With Octokit's pacing
+   * the pull request would queue behind those writes anyway.
+   */
+  async caughtUp(): Promise<void> {
+    await this.settle();
   }
 
   private async open(headSha: string): Promise<void> {

@@ -241,8 +241,8 @@ async function deliver(
     await workspace.push(target.workBranch, token);
     if (!fixed) return { ...none, fixSha: sha };
 
-    // The pull request links to the status comment, which may still be on its way.
-    await reporter.opened();
+    // The pull request links to the status and attempt comments, which may still be on their way.
+    await reporter.caughtUp();
     const view = reporter.view();
     const existing = target.existingPull ?? (await host.findPullRequest(target.workBranch))?.number ?? null;
     if (existing !== null) {
