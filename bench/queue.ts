@@ -81,7 +81,7 @@ export async function benchQueue(): Promise<string> {
       ),
       '',
       `Goal (20 concurrent jobs): no errors and peak RSS ≤ 1 GB — ${
-        jobs.every((row) => row[7] === 0 && Number.parseInt(String(row[8]), 10) <= 1024) ? 'met' : 'NOT met'
+        jobs.every((row) => row[6] === 0 && Number.parseInt(String(row[7]), 10) <= 1024) ? 'met' : 'NOT met'
       }.`,
       '',
       'Pick-up from another store is bounded by the poll interval for SQLite (it has no cross-process wake-up); ' +

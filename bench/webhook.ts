@@ -15,7 +15,7 @@ import type { FromServer, Side, ToServer } from './webhook-server.js';
  * load loop and a fake GitHub API (bench/webhook-fake-github.ts) run here.
  * Everything is 127.0.0.1.
  */
-const REQUESTS = positive('BENCH_WEBHOOK_REQUESTS', 500);
+const REQUESTS = positive('BENCH_WEBHOOK_REQUESTS', 2000);
 const CONCURRENCY = positive('BENCH_WEBHOOK_CONCURRENCY', 8);
 const WARMUP = positive('BENCH_WEBHOOK_WARMUP', 50);
 const ROUND = 25;
