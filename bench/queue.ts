@@ -56,7 +56,7 @@ export async function benchQueue(): Promise<string> {
     return [
       '## Queue (`bench/queue.ts`)',
       '',
-      `Memory is the baseline. SQLite runs with WAL and \`synchronous = FULL\` (an accepted job is on disk); Redis is ${REDIS_URL} on this host.`,
+      `Memory is the baseline. SQLite runs with WAL and \`synchronous = NORMAL\` (an accepted job survives the process being killed); Redis is ${REDIS_URL} on this host.`,
       '',
       markdownTable(
         ['adapter', `enqueue ×${ENQUEUES}, one at a time`, '50 in flight', 'ratio to memory'],

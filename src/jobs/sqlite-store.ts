@@ -36,8 +36,9 @@ type Statements = { [K in keyof typeof SQL]: Database.Statement };
 /**
  * The embedded JobStore: one SQLite file, durable across restarts, with no
  * server to run. Made for one process, and safe for several on one host
- * (every claim is an immediate transaction; WAL lets readers go on). With
- * `synchronous = FULL` an accepted job is on disk before enqueue returns.
+ * (every claim is an immediate transaction; WAL lets readers go on). An
+ * accepted job survives the process being killed at any moment; see
+ * docs/queue.md for why `synchronous = NORMAL` rather than FULL.
  */
 export class SqliteJobStore implements JobStore {
   readonly leaseMs: number;
@@ -60,7 +61,7 @@ export class SqliteJobStore implements JobStore {
     try {
       this.db = new Database(path, { timeout: 10_000 });
       this.db.pragma('journal_mode = WAL');
-      this.db.pragma('synchronous = FULL');
+      this.db.pragma('synchronous = NORMAL');
       const version = this.db.pragma('user_version', { simple: true }) as number;
       if (version > SCHEMA_VERSION)
         throw new QueueError(
