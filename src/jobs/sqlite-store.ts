@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
+import { watchFileChanges } from './file-change-signal.js';
 import { QueueError } from './job-errors.js';
 import { jobRecord } from './job-record.js';
 import {
@@ -48,6 +49,7 @@ export class SqliteJobStore implements JobStore {
   private readonly retention: Retention;
   private readonly now: () => number;
   private readonly signal = new WorkSignal();
+  private readonly unwatch: () => void;
   private lastPrune = 0;
 
   constructor(
@@ -76,6 +78,8 @@ export class SqliteJobStore implements JobStore {
         { cause: error },
       );
     }
+    // Other processes' writes (the App enqueuing, a worker finishing) wake this one's workers at once.
+    this.unwatch = watchFileChanges(path, () => this.signal.notify());
     this.sql = Object.fromEntries(
       Object.entries(SQL).map(([name, text]) => [name, this.db.prepare(text)]),
     ) as Statements;
@@ -173,6 +177,7 @@ export class SqliteJobStore implements JobStore {
   }
 
   async close(): Promise<void> {
+    this.unwatch();
     this.signal.notify();
     if (this.db.open) this.db.close();
   }

@@ -1,10 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { JobStore } from '../../src/jobs/job-store.js';
 import { SqliteJobStore } from '../../src/jobs/sqlite-store.js';
+import { result, until, workerPool } from './harness.js';
 import { queueContract } from './queue-contract.js';
+import { mention } from './requests.js';
 
 describe('SqliteJobStore', () => {
   queueContract({ durable: true }, () => {
@@ -22,5 +24,34 @@ describe('SqliteJobStore', () => {
         await rm(await dir, { recursive: true, force: true });
       },
     };
+  });
+
+  it('wakes a worker on another connection to the file without waiting for its poll', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'selfdebug-queue-'));
+    // Two stores on one file stand for the App and a worker process.
+    const app = new SqliteJobStore(join(dir, 'queue.db'));
+    const other = new SqliteJobStore(join(dir, 'queue.db'));
+    const workers = workerPool();
+    const started: string[] = [];
+    try {
+      // A poll far longer than the test's own timeout: only the file watch can wake this worker.
+      workers.start(
+        other,
+        async (job) => {
+          started.push(job.request.id);
+          return result();
+        },
+        { pollMs: 600_000 },
+      );
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const job = mention();
+      await app.enqueue(job);
+      await until('the other connection to start the job', () => started.includes(job.id), 10_000);
+      expect(started).toEqual([job.id]);
+    } finally {
+      await workers.stopAll();
+      await Promise.all([app.close(), other.close()]);
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
