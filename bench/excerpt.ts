@@ -356,7 +356,7 @@ function report(rows: Row[], throughput: Throughput): string {
       ],
     ),
     '',
-    `Goals: every located failing test kept; median excerpt far below ${BUDGET} lines; ≥ 200 MB/s; ≤ 64 MB RSS growth.`,
+    goals(rows, missed.length, throughput),
   ].join('\n');
 }
 
@@ -366,4 +366,20 @@ function sum(rows: Row[], key: 'located' | 'names' | 'excerptKept' | 'tailKept')
 
 function pct(part: number, whole: number): string {
   return whole === 0 ? '—' : `${((100 * part) / whole).toFixed(1)}%`;
+}
+
+/** The issue's goals, each with its verdict. */
+function goals(rows: Row[], missed: number, throughput: Throughput): string {
+  const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
+  const median = percentile(
+    rows.map((row) => row.excerptLines),
+    0.5,
+  );
+  const growth = (throughput.rssPeak - throughput.rssBefore) / 2 ** 20;
+  return [
+    `Goals: every located failing test kept — ${verdict(missed === 0)}; `,
+    `median excerpt far below ${BUDGET} lines — ${verdict(median <= BUDGET / 3)} (${median}); `,
+    `≥ 200 MB/s — ${verdict(throughput.excerptRate >= 200)} (${throughput.excerptRate.toFixed(0)}); `,
+    `≤ 64 MB RSS growth — ${verdict(growth <= 64)} (${growth.toFixed(0)} MB).`,
+  ].join('');
 }
