@@ -11,6 +11,7 @@ import { type JobResult, type JobStore, NO_LINKS } from '../src/jobs/job-store.j
 import { MemoryJobStore } from '../src/jobs/memory-store.js';
 import { SqliteJobStore } from '../src/jobs/sqlite-store.js';
 import { Worker } from '../src/jobs/worker.js';
+import { jobRequest, mentionTrigger } from '../test/fakes/job-requests.js';
 import { GitHttpServer } from '../test/helpers/git-http-server.js';
 import { SqliteCodeHost } from '../test/queue/fault/sqlite-code-host.js';
 import { markdownTable, ms, summary } from './stats.js';
@@ -263,25 +264,11 @@ async function concurrentJobs(dir: string, concurrency: number): Promise<(string
 
 function request(index: number, cloneUrl = 'https://github.com/octo/app.git'): JobRequest {
   const id = randomUUID();
-  return {
+  return jobRequest({
     id,
-    deliveryId: `delivery-${id}`,
     dedupeKey: `bench:${id}`,
-    installationId: 1,
     repository: { owner: 'octo', name: 'app', cloneUrl, defaultBranch: 'main', private: false },
-    requestedBy: 'octocat',
-    headSha: null,
-    baseBranch: 'main',
-    trigger: {
-      kind: 'mention',
-      command: 'fix',
-      issueNumber: index + 1,
-      isPullRequest: false,
-      commentId: index + 1,
-      text: 'app.py crashes',
-      scriptBlocks: [],
-    },
-    options: {},
+    trigger: mentionTrigger({ issueNumber: index + 1, commentId: index + 1, text: 'app.py crashes' }),
     createdAt: new Date().toISOString(),
-  };
+  });
 }

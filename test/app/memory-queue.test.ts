@@ -1,36 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { JobRequest } from '../../src/jobs/job-request.js';
 import { MemoryQueue } from '../../src/jobs/memory-queue.js';
+import { jobRequest, mentionTrigger } from '../fakes/job-requests.js';
 
 function request(id: string, overrides: Partial<JobRequest> = {}): JobRequest {
-  return {
-    id,
-    deliveryId: `delivery-${id}`,
-    dedupeKey: `key-${id}`,
-    installationId: 1,
-    repository: {
-      owner: 'octo',
-      name: 'repo',
-      cloneUrl: 'https://github.com/octo/repo.git',
-      defaultBranch: 'main',
-      private: false,
-    },
-    requestedBy: 'octocat',
-    headSha: null,
-    baseBranch: 'main',
-    trigger: {
-      kind: 'mention',
-      command: 'fix',
-      issueNumber: 7,
-      isPullRequest: false,
-      commentId: 1,
-      text: '',
-      scriptBlocks: [],
-    },
-    options: {},
-    createdAt: '2026-01-01T00:00:00.000Z',
-    ...overrides,
-  };
+  return jobRequest({ id, dedupeKey: `key-${id}`, trigger: mentionTrigger({ text: '' }), ...overrides });
 }
 
 describe('MemoryQueue', () => {

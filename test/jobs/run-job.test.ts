@@ -11,6 +11,7 @@ import { type JobRunnerDependencies, runJob } from '../../src/jobs/run-job.js';
 import { type ScriptedAnswer, ScriptedModel } from '../../src/model/scripted-model.js';
 import { silentLogger } from '../../src/util/logger.js';
 import { FakeCodeHost } from '../fakes/fake-code-host.js';
+import { jobRequest, mentionTrigger } from '../fakes/job-requests.js';
 import { GitHttpServer } from '../helpers/git-http-server.js';
 import { decide, fix, reflect } from '../helpers/loop-fixtures.js';
 
@@ -78,33 +79,15 @@ describe('runJob', () => {
   }
 
   function mentionRequest(id: string, issueNumber = 12): JobRequest {
-    return {
+    return jobRequest({
       id,
-      deliveryId: `delivery-${id}`,
       dedupeKey: `comment-${id}`,
-      installationId: 1,
-      repository: {
-        owner: 'octo',
-        name: 'app',
-        cloneUrl: server.url('app'),
-        defaultBranch: 'main',
-        private: false,
-      },
-      requestedBy: 'octocat',
-      headSha: null,
-      baseBranch: 'main',
-      trigger: {
-        kind: 'mention',
-        command: 'fix',
+      repository: { ...jobRequest().repository, name: 'app', cloneUrl: server.url('app') },
+      trigger: mentionTrigger({
         issueNumber,
-        isPullRequest: false,
-        commentId: 1,
         text: `app.py crashes; the token ${TOKEN} should never show`,
-        scriptBlocks: [],
-      },
-      options: {},
-      createdAt: '2026-01-01T00:00:00.000Z',
-    };
+      }),
+    });
   }
 
   it('fixes, pushes a selfdebug/ branch, opens a draft pull request and reports every step', async () => {

@@ -5,28 +5,10 @@ import { JobRefusedError } from '../../src/jobs/job-errors.js';
 import type { JobRequest, JobTrigger } from '../../src/jobs/job-request.js';
 import { resolveTarget } from '../../src/jobs/resolve-target.js';
 import { FakeCodeHost } from '../fakes/fake-code-host.js';
+import { jobRequest } from '../fakes/job-requests.js';
 
 function request(trigger: JobTrigger, overrides: Partial<JobRequest> = {}): JobRequest {
-  return {
-    id: 'ABCDEF12-3456',
-    deliveryId: 'delivery',
-    dedupeKey: 'key',
-    installationId: 1,
-    repository: {
-      owner: 'octo',
-      name: 'repo',
-      cloneUrl: 'https://github.com/octo/repo.git',
-      defaultBranch: 'main',
-      private: false,
-    },
-    requestedBy: 'octocat',
-    headSha: null,
-    baseBranch: 'main',
-    trigger,
-    options: {},
-    createdAt: '2026-01-01T00:00:00.000Z',
-    ...overrides,
-  };
+  return jobRequest({ id: 'ABCDEF12-3456', deliveryId: 'delivery', dedupeKey: 'key', trigger, ...overrides });
 }
 
 const mention = (extra: Partial<Extract<JobTrigger, { kind: 'mention' }>> = {}): JobTrigger => ({

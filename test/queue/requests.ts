@@ -1,39 +1,17 @@
 import type { JobRequest, JobTrigger } from '../../src/jobs/job-request.js';
+import { jobRequest, mentionTrigger } from '../fakes/job-requests.js';
 
 let counter = 0;
 
 /** A mention request on `issueNumber` of octo/repo, each with its own id, delivery and dedupe key. */
 export function mention(issueNumber = 7, overrides: Partial<JobRequest> = {}): JobRequest {
   counter++;
-  const id = `job-${process.pid}-${counter}`;
-  return {
-    id,
-    deliveryId: `delivery-${id}`,
-    dedupeKey: `comment:${id}`,
-    installationId: 1,
-    repository: {
-      owner: 'octo',
-      name: 'repo',
-      cloneUrl: 'https://github.com/octo/repo.git',
-      defaultBranch: 'main',
-      private: false,
-    },
-    requestedBy: 'octocat',
-    headSha: null,
-    baseBranch: 'main',
-    trigger: {
-      kind: 'mention',
-      command: 'fix',
-      issueNumber,
-      isPullRequest: false,
-      commentId: counter,
-      text: 'fix it',
-      scriptBlocks: [],
-    },
-    options: {},
+  return jobRequest({
+    id: `job-${process.pid}-${counter}`,
+    trigger: mentionTrigger({ issueNumber, commentId: counter }),
     createdAt: new Date().toISOString(),
     ...overrides,
-  };
+  });
 }
 
 /** A failed-run request for `branch` at `sha`. */
