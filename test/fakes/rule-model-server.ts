@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readJson, sendJson } from '../helpers/fake-openai-server.js';
 
 /**
  * One rule of the scripted model: when a request asks for `schema` (the
@@ -33,13 +34,16 @@ export async function startRuleModelServer(rules: ModelRule[]): Promise<RuleMode
   const calls: RuleModelServer['calls'] = [];
   const matchedCounts = rules.map(() => 0);
   const server = createServer((request, response) => {
-    void answer(request, response).catch((error: unknown) => send(response, 500, { error: String(error) }));
+    void answer(request, response).catch((error: unknown) =>
+      sendJson(response, 500, { error: String(error) }),
+    );
   });
 
   async function answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const body = (await readJson(request)) as ChatBody | null;
+    const parsed = await readJson(request);
+    const body = typeof parsed === 'object' && parsed !== null ? (parsed as ChatBody) : null;
     if (request.method !== 'POST' || request.url !== '/v1/chat/completions' || body === null) {
-      return send(response, 404, { error: { message: `no route for ${request.method} ${request.url}` } });
+      return sendJson(response, 404, { error: { message: `no route for ${request.method} ${request.url}` } });
     }
     const schema = body.response_format?.json_schema?.name ?? null;
     const text = (body.messages ?? [])
@@ -54,14 +58,14 @@ export async function startRuleModelServer(rules: ModelRule[]): Promise<RuleMode
     );
     calls.push({ schema, rule: index === -1 ? null : index });
     if (index === -1) {
-      return send(response, 400, { error: { message: `rule model: no rule for a ${schema} request` } });
+      return sendJson(response, 400, { error: { message: `rule model: no rule for a ${schema} request` } });
     }
     const rule = rules[index]!;
     const matched = matchedCounts[index]!;
     matchedCounts[index] = matched + 1;
     if (rule.delayMs) await new Promise((resolve) => setTimeout(resolve, rule.delayMs));
     const value = typeof rule.answer === 'function' ? rule.answer(text, matched) : rule.answer;
-    send(response, 200, completion(JSON.stringify(value), body.model ?? 'rule-model', calls.length));
+    sendJson(response, 200, completion(JSON.stringify(value), body.model ?? 'rule-model', calls.length));
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -103,23 +107,4 @@ function completion(content: string, model: string, index: number) {
     ],
     usage: { prompt_tokens: 900, completion_tokens: 60, total_tokens: 960 },
   };
-}
-
-async function readJson(request: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    return null;
-  }
-}
-
-function send(response: ServerResponse, status: number, value: unknown): void {
-  const text = JSON.stringify(value);
-  response.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
-  });
-  response.end(text);
 }

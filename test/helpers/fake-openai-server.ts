@@ -124,7 +124,8 @@ function completionFor(scripted: FakeCompletion, index: number, body: unknown) {
   };
 }
 
-async function readJson(request: IncomingMessage): Promise<unknown> {
+/** The request's JSON body (its text when it is not JSON, null when empty); shared with rule-model-server. */
+export async function readJson(request: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
   const text = Buffer.concat(chunks).toString('utf8');
@@ -136,7 +137,7 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
   }
 }
 
-function sendJson(response: ServerResponse, status: number, value: unknown): void {
+export function sendJson(response: ServerResponse, status: number, value: unknown): void {
   const text = JSON.stringify(value);
   response.writeHead(status, {
     'content-type': 'application/json',
