@@ -58,19 +58,18 @@ export class JobReporter {
    * Later updates queue behind them.
    */
   start(headSha: string): void {
-    this.running = this.open(headSha).finally(() => {
-      this.running = null;
-      if (this.again) this.requestUpdate();
-    });
+    this.inBackground(() => this.open(headSha));
   }
 
   /**
    * Resolves once everything shown so far is posted (status comment, finished
-   * attempts), so a pull request can link to all of it. With Octokit's pacing
-   * the pull request would queue behind those writes anyway.
+   * attempts), dropping a scheduled update: before the final writes, and so a
+   * pull request can link to all of it (with Octokit's pacing it would queue
+   * behind those writes anyway).
    */
   async caughtUp(): Promise<void> {
-    await this.settle();
+    this.cancelScheduled();
+    while (this.running) await this.running;
   }
 
   private async open(headSha: string): Promise<void> {
@@ -104,7 +103,7 @@ export class JobReporter {
   /** Where comments go from now on (the pull request a run's fix opened). */
   async moveTo(issueNumber: number): Promise<void> {
     if (this.reportTo !== null) return;
-    await this.settle();
+    await this.caughtUp();
     this.reportTo = issueNumber;
     for (const attempt of this.attemptNumbers()) await this.postAttempt(attempt);
   }
@@ -114,7 +113,7 @@ export class JobReporter {
     deliveryError?: string | null;
     fixSha?: string | null;
   }) {
-    await this.settle();
+    await this.caughtUp();
     this.pullRequestUrl = delivery.pullRequestUrl ?? null;
     this.deliveryError = delivery.deliveryError ?? null;
     for (const attempt of this.attemptNumbers()) await this.postAttempt(attempt);
@@ -158,7 +157,7 @@ export class JobReporter {
 
   /** A job that cannot run as asked: one comment (or check run) saying why. */
   async refuse(message: string, headSha: string | null): Promise<void> {
-    await this.settle();
+    await this.caughtUp();
     const text = this.redactor.redact(message);
     if (this.reportTo !== null) {
       await this.safely('post the refusal', () =>
@@ -214,24 +213,20 @@ export class JobReporter {
       this.again = true;
       return;
     }
-    this.running = this.postUpdates().finally(() => {
-      this.running = null;
-    });
-  }
-
-  private async postUpdates(): Promise<void> {
-    do {
-      this.again = false;
+    this.again = false;
+    this.inBackground(async () => {
       this.lastUpdate = Date.now();
       for (const attempt of this.attemptNumbers()) await this.postAttempt(attempt);
       await this.update();
-    } while (this.again);
+    });
   }
 
-  /** Waits for the update in flight and drops a scheduled one, before the final writes. */
-  private async settle(): Promise<void> {
-    this.cancelScheduled();
-    while (this.running) await this.running;
+  /** Runs `work` as the one write in flight; an update asked for meanwhile follows it. */
+  private inBackground(work: () => Promise<void>): void {
+    this.running = work().finally(() => {
+      this.running = null;
+      if (this.again) this.requestUpdate();
+    });
   }
 
   private async update(): Promise<void> {

@@ -71,7 +71,7 @@ export interface Lease {
 
 /**
  * How a job ended: the loop's outcome, or why the loop did not get to one.
- * `done` is for runners that report no outcome of their own (tests, MemoryQueue's plain runners).
+ * `done` is for runners that report no outcome of their own (tests' plain runners).
  */
 export type JobOutcome = LoopOutcome | 'refused' | 'failed' | 'cancelled' | 'abandoned' | 'done';
 

@@ -82,8 +82,8 @@ export async function runJob(
   ]);
   const reporter = new JobReporter(request, host, redactor, logger, reportTo, dependencies.appConfig.handle);
 
-  let workspace: Workspace | null = null;
-  let checkingOut: Promise<Workspace | null> | null = null;
+  // The clone, kept so that its folder is removed however the job ends (even while it is still running).
+  let cloned: Promise<Workspace | null> | null = null;
   let target: JobTarget | null = null;
   try {
     target = await resolveTarget(request, host);
@@ -93,21 +93,26 @@ export async function runJob(
 
     const jobTarget = target;
     // The checkout runs while the container starts; the sandbox copies it in once both are ready.
-    const checkout = dependencies.workspaces
-      .checkout({ cloneUrl: request.repository.cloneUrl, sha: target.headSha, ref: target.ref, token })
-      .then(async (checkedOut) => {
-        workspace = checkedOut;
-        await prepareCheckout(
-          checkedOut,
-          request,
-          jobTarget,
-          prepared,
-          repoConfig,
-          dependencies.appConfig.handle,
-        );
-        return checkedOut;
-      });
-    checkingOut = checkout.catch(() => null);
+    const clone = dependencies.workspaces.checkout({
+      cloneUrl: request.repository.cloneUrl,
+      sha: target.headSha,
+      ref: target.ref,
+      token,
+    });
+    cloned = clone.catch(() => null);
+    const checkout = clone.then(async (checkedOut) => {
+      await prepareCheckout(
+        checkedOut,
+        request,
+        jobTarget,
+        prepared,
+        repoConfig,
+        dependencies.appConfig.handle,
+      );
+      return checkedOut;
+    });
+    // Awaited by the sandbox and below; this only keeps an early failure from counting as unhandled.
+    checkout.catch(() => {});
 
     const delivery = await withSandbox(
       dependencies.sandboxProviderFor(jobSandboxConfig(dependencies.sandboxConfig, repoConfig, request)),
@@ -161,9 +166,7 @@ export async function runJob(
     if (!(error instanceof SelfdebugError)) throw error;
     return { view: reporter.view(), problem: { kind: 'failed', message } };
   } finally {
-    // A checkout still running (the container failed first) is waited for, so its folder is removed too.
-    await checkingOut;
-    await (workspace as Workspace | null)?.dispose().catch(() => {});
+    await (await cloned)?.dispose().catch(() => {});
   }
 }
 

@@ -1,7 +1,7 @@
 import type { Context } from 'probot';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { JobRequest } from '../../src/jobs/job-request.js';
-import type { JobRunner } from '../../src/jobs/memory-queue.js';
+import type { JobRunner } from '../fakes/memory-queue.js';
 import { assertGitHubMocksDone, blockNetwork } from '../helpers/github-api.js';
 import {
   deliver,

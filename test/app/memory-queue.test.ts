@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JobRequest } from '../../src/jobs/job-request.js';
-import { MemoryQueue } from '../../src/jobs/memory-queue.js';
 import { jobRequest, mentionTrigger } from '../fakes/job-requests.js';
+import { MemoryQueue } from '../fakes/memory-queue.js';
 
 function request(id: string, overrides: Partial<JobRequest> = {}): JobRequest {
   return jobRequest({ id, dedupeKey: `key-${id}`, trigger: mentionTrigger({ text: '' }), ...overrides });

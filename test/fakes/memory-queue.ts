@@ -1,18 +1,22 @@
-import type { JobMatch, JobQueue, JobRequest, StaleTarget } from './job-request.js';
-import { type JobRecord, type JobResult, resultWithout, type StoreOptions } from './job-store.js';
-import { MemoryJobStore } from './memory-store.js';
-import { Worker } from './worker.js';
+import type { JobMatch, JobQueue, JobRequest, StaleTarget } from '../../src/jobs/job-request.js';
+import {
+  type JobRecord,
+  type JobResult,
+  resultWithout,
+  type StoreOptions,
+} from '../../src/jobs/job-store.js';
+import { MemoryJobStore } from '../../src/jobs/memory-store.js';
+import { Worker } from '../../src/jobs/worker.js';
 
 /** Runs one job; may say how it ended, else the history records `done` (or `cancelled` when aborted). */
 // biome-ignore lint/suspicious/noConfusingVoidType: a runner written as an async function that returns nothing is Promise<void>.
 export type JobRunner = (request: JobRequest, signal: AbortSignal) => Promise<JobResult | undefined | void>;
 
 /**
- * A queue in this process's memory with its own worker: the smallest
- * complete setup, used by tests and by the App when SELFDEBUG_QUEUE=memory.
- * Lost on restart (the durable queues are their own adapters). The store
- * deduplicates by delivery id and dedupe key, serializes jobs of one
- * branch or issue, and cancels by issue or pull request.
+ * For tests: the memory store and a worker in one object, with a runner
+ * function instead of a job handler, and `idle()` to wait until nothing is
+ * left. The store deduplicates by delivery id and dedupe key, serializes
+ * jobs of one branch or issue, and cancels by issue or pull request.
  */
 export class MemoryQueue implements JobQueue {
   readonly store: MemoryJobStore;
