@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import Docker from 'dockerode';
 import { describe, expect, it } from 'vitest';
@@ -30,7 +29,7 @@ if (problem !== null && process.env.SELFDEBUG_REQUIRE_DOCKER === '1')
 // Docker where there is one, so the reaper is part of the test; the local sandbox otherwise.
 const sandbox = problem === null ? 'docker' : 'local';
 
-/** A small seeded generator, so a failing run can be told apart and its kill times read from the message. */
+/** A small seeded generator for the choice of victims, so a failing run can be told apart and replayed. */
 function random(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
@@ -69,14 +68,23 @@ function faultTest(queue: 'sqlite' | 'redis'): void {
     const startWorker = () => {
       const child = spawn(process.execPath, ['--import', 'tsx', workerEntry], {
         env,
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: ['pipe', 'pipe', 'pipe'],
       });
-      child.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && ready.add(child));
+      child.stdout?.on('data', (chunk: Buffer) => {
+        const text = chunk.toString();
+        if (text.includes('ready')) ready.add(child);
+        if (text.includes('held')) child.emit('held');
+      });
       child.stderr?.on('data', (chunk: Buffer) => log.push(chunk.toString()));
       child.on('exit', () => workers.delete(child));
       workers.add(child);
       spawned.push(child);
       return child;
+    };
+    const holdJob = (child: ChildProcess) => {
+      const held = new Promise<void>((resolve) => child.once('held', () => resolve()));
+      child.stdin?.write('hold\n');
+      return held;
     };
     try {
       const [main] = await server.createRepository('app', [{ 'app.py': 'import sys\nprint(greeting)\n' }]);
@@ -90,22 +98,27 @@ function faultTest(queue: 'sqlite' | 'redis'): void {
       const kills: string[] = [];
       const graceful: Promise<number | null>[] = [];
       for (let round = 0; round < KILLS; round++) {
-        await sleep(500 + next() * 2000);
-        if ((await store.history({ limit: JOBS })).length >= JOBS - 2) break;
-        // A random moment while jobs run (a worker still starting up would make the kill say nothing).
-        await until('a running job', async () => (await store.counts()).running >= 2, 20_000);
-        // One round is a deploy instead of a crash: SIGTERM lets the running jobs finish first.
-        const signal = round === 1 && [...workers].some((child) => ready.has(child)) ? 'SIGTERM' : 'SIGKILL';
-        const victims = [...workers].filter((child) => signal === 'SIGKILL' || ready.has(child));
-        const victim = victims[Math.floor(next() * victims.length)]!;
-        if (signal === 'SIGTERM') {
+        // Kills are spread over the run by progress, not by time, so there is always work left to interrupt.
+        await until(
+          `${round * 3} jobs to finish`,
+          async () => (await store.history({ limit: JOBS })).length >= round * 3,
+          60_000,
+        );
+        await until('the workers to be ready', () => [...workers].every((child) => ready.has(child)), 20_000);
+        const victim = [...workers][Math.floor(next() * workers.size)]!;
+        if (round === 1) {
+          // One round is a deploy instead of a crash: SIGTERM lets the running jobs finish first.
           graceful.push(new Promise((resolve) => victim.on('exit', resolve)));
           // It is leaving: later rounds pick among the others, and it is not stopped twice.
           workers.delete(victim);
+          victim.kill('SIGTERM');
+          kills.push(`${Date.now()} SIGTERM pid ${victim.pid}`);
+        } else {
+          // The victim's next model call blocks and says so: the kill lands while a job is leased and mid-run.
+          await holdJob(victim);
+          victim.kill('SIGKILL');
+          kills.push(`${Date.now()} SIGKILL pid ${victim.pid} holding a job`);
         }
-        victim.kill(signal);
-        kills.push(`${Date.now()} ${signal} pid ${victim.pid}`);
-        await sleep(next() * 600);
         startWorker();
       }
       const context = () => `seed ${seed}; kills: ${kills.join(', ')}\n${log.join('').slice(-4000)}`;
@@ -135,10 +148,8 @@ function faultTest(queue: 'sqlite' | 'redis'): void {
         context(),
       ).toBe(true);
       expect(kills.filter((kill) => kill.includes('SIGKILL')).length, context()).toBeGreaterThanOrEqual(2);
-      expect(
-        history.some((record) => record.runs > 1),
-        context(),
-      ).toBe(true);
+      // Each SIGKILL took a job mid-run, so at least that many jobs were taken over and run again.
+      expect(history.filter((record) => record.runs > 1).length, context()).toBeGreaterThanOrEqual(KILLS - 1);
 
       // One pull request per job, on its own branch, carrying the fix.
       const branches = requests.map((request) => branchOf(request));

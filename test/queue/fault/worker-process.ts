@@ -2,9 +2,14 @@
  * A worker process for the fault test: the production worker (runWorker,
  * runJobHandler, runJob, the real git workspace and sandbox) composed with a
  * scripted model and a code host kept in a shared SQLite file. The parent
- * kills it with SIGKILL at random moments and starts others. bench/queue.ts
- * runs it too, with a higher FAULT_CONCURRENCY, to measure its memory.
+ * kills it with SIGKILL and starts others. bench/queue.ts runs it too, with
+ * a higher FAULT_CONCURRENCY, to measure its memory.
+ *
+ * A line `hold` on stdin makes the next model call of this process block
+ * and print `held`: the parent then knows a job is leased and mid-run when
+ * it kills, instead of hoping a random moment lands inside one.
  */
+import { createInterface } from 'node:readline';
 import { GitWorkspaceProvider } from '../../../src/adapters/git/git-workspace-provider.js';
 import { createSandboxProvider } from '../../../src/adapters/sandbox-provider.js';
 import { runWorker } from '../../../src/cli/worker-command.js';
@@ -15,6 +20,7 @@ import { BullmqJobStore } from '../../../src/jobs/bullmq-store.js';
 import { runJobHandler } from '../../../src/jobs/job-handler.js';
 import type { JobStore } from '../../../src/jobs/job-store.js';
 import { SqliteJobStore } from '../../../src/jobs/sqlite-store.js';
+import type { LanguageModel } from '../../../src/model/language-model.js';
 import { ScriptedModel } from '../../../src/model/scripted-model.js';
 import type { Logger } from '../../../src/util/logger.js';
 import { SqliteCodeHost } from './sqlite-code-host.js';
@@ -46,6 +52,25 @@ const sandboxConfig = parseSandboxConfig({
 });
 const slow = Number.parseInt(env.FAULT_MODEL_DELAY_MS ?? '400', 10);
 
+let holdNext = false;
+createInterface({ input: process.stdin }).on('line', (line) => {
+  if (line.trim() === 'hold') holdNext = true;
+});
+/** The first model call after `hold` never answers (the job stays leased until the process dies). */
+function holding(model: ScriptedModel): LanguageModel {
+  return {
+    model: model.model,
+    complete(request) {
+      if (!holdNext) return model.complete(request);
+      holdNext = false;
+      process.stdout.write('held\n');
+      return new Promise((_, reject) =>
+        request.signal?.addEventListener('abort', () => reject(request.signal?.reason), { once: true }),
+      );
+    },
+  };
+}
+
 const stopped = runWorker({
   store,
   concurrency: Number.parseInt(env.FAULT_CONCURRENCY ?? '2', 10),
@@ -61,27 +86,29 @@ const stopped = runWorker({
     sandboxProviderFor: (config) => createSandboxProvider(config, logger),
     // A fresh script per run: a job that is taken over starts its conversation again.
     modelFor: () =>
-      new ScriptedModel([
-        {
-          delayMs: slow,
-          content: JSON.stringify({
-            analysis: 'greeting is undefined',
-            edits: [
-              { path: 'app.py', search: 'print(greeting)', replace: 'greeting = "hello"\nprint(greeting)' },
-            ],
-          }),
-        },
-        {
-          delayMs: slow,
-          content: JSON.stringify({
-            summary: 'Define greeting',
-            rootCause: 'A name was used before it was defined',
-            changes: 'Defined it',
-            confidence: 'high',
-            risks: [],
-          }),
-        },
-      ]),
+      holding(
+        new ScriptedModel([
+          {
+            delayMs: slow,
+            content: JSON.stringify({
+              analysis: 'greeting is undefined',
+              edits: [
+                { path: 'app.py', search: 'print(greeting)', replace: 'greeting = "hello"\nprint(greeting)' },
+              ],
+            }),
+          },
+          {
+            delayMs: slow,
+            content: JSON.stringify({
+              summary: 'Define greeting',
+              rootCause: 'A name was used before it was defined',
+              changes: 'Defined it',
+              confidence: 'high',
+              risks: [],
+            }),
+          },
+        ]),
+      ),
     sandboxConfig,
     modelConfig: parseModelConfig({ apiKey: 'sk-test-secret-key-0123456789' }),
     appConfig: loadAppConfig({}),
