@@ -1,9 +1,9 @@
 import type { Context } from 'probot';
 import { repositoryKey } from '../jobs/job-request.js';
 import { BRANCH_PREFIX } from '../jobs/resolve-target.js';
+import { matchesAny } from '../util/glob.js';
 import { jobRequest } from './build-request.js';
 import type { AppDependencies } from './dependencies.js';
-import { matchesAny } from './glob.js';
 
 /**
  * A failed workflow run, where `.github/selfdebug.yml` enables it for that

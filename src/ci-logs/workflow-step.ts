@@ -140,7 +140,7 @@ function describe(
  * The step by the API's name (also as `Post <name>` for post steps), then by
  * the log's `Run <first line>` title, then by the API's step number.
  */
-function findStep(job: WorkflowJob, query: StepQuery, matrix: Record<string, string>): number {
+export function findStep(job: WorkflowJob, query: StepQuery, matrix: Record<string, string>): number {
   const unused = new Set<string>();
   const names = job.steps.map((step) =>
     step.name === null ? null : substitute(step.name, { matrix }, unused),

@@ -29,8 +29,18 @@ export interface WorkflowJob {
   /** `strategy.matrix`: each key's values, plus `include` entries. */
   matrix: { axes: Record<string, unknown[]>; include: Record<string, unknown>[] } | null;
   container: string | null;
+  /** `services:`: sidecar containers the job's steps reach on localhost. */
+  services: WorkflowService[];
   /** `services:` or `container:` add an "Initialize containers" step to the jobs API's list. */
   initializesContainers: boolean;
+}
+
+export interface WorkflowService {
+  name: string;
+  image: string;
+  env: Record<string, string>;
+  /** Container ports from `ports:` ("5432:5432", "6379", 8080). */
+  ports: number[];
 }
 
 export interface Workflow {
@@ -82,8 +92,30 @@ function parseJob(id: string, job: Record<string, unknown>): WorkflowJob {
     defaults: runDefaults(job.defaults),
     matrix: matrixOf(strategy.matrix),
     container: typeof container === 'string' ? container : null,
+    services: services(job.services),
     initializesContainers: job.container !== undefined || job.services !== undefined,
   };
+}
+
+function services(value: unknown): WorkflowService[] {
+  if (!isRecord(value)) return [];
+  return Object.entries(value).flatMap(([name, service]) => {
+    const image = isRecord(service) ? service.image : service;
+    if (typeof image !== 'string' || image.trim() === '') return [];
+    const ports = isRecord(service) && Array.isArray(service.ports) ? service.ports : [];
+    return [
+      {
+        name,
+        image,
+        env: isRecord(service) ? stringMap(service.env) : {},
+        // "host:container" publishes the container port; in a shared namespace the container port is what answers.
+        ports: ports.flatMap((port) => {
+          const number = Number(scalar(port).split(':').at(-1)?.split('/')[0]);
+          return Number.isInteger(number) && number > 0 ? [number] : [];
+        }),
+      },
+    ];
+  });
 }
 
 function steps(value: unknown): WorkflowStep[] {

@@ -4,8 +4,14 @@ import { JOB_LABEL } from '../adapters/docker/labels.js';
 import { createSandboxProvider } from '../adapters/sandbox-provider.js';
 import type { Environment } from '../config/read-environment.js';
 import { ConfigError } from '../errors/config-errors.js';
+import { EnvironmentSetupError } from '../errors/environment-errors.js';
 import { ModelAuthError } from '../errors/model-errors.js';
-import { EngineUnreachableError, ImageNotFoundError } from '../errors/sandbox-errors.js';
+import {
+  EngineUnreachableError,
+  ImageNotAllowedError,
+  ImageNotFoundError,
+  ImagePullError,
+} from '../errors/sandbox-errors.js';
 import { type LoopResult, runLoop } from '../loop/run-loop.js';
 import type { LanguageModel } from '../model/language-model.js';
 import { RecordingModel } from '../model/recording-model.js';
@@ -172,7 +178,10 @@ function isSetupProblem(error: unknown): boolean {
     error instanceof ConfigError ||
     error instanceof ModelAuthError ||
     error instanceof EngineUnreachableError ||
-    error instanceof ImageNotFoundError
+    error instanceof ImageNotFoundError ||
+    error instanceof ImagePullError ||
+    error instanceof ImageNotAllowedError ||
+    error instanceof EnvironmentSetupError
   );
 }
 

@@ -1,4 +1,5 @@
 import type { LoopEvent, LoopOutcome, Spend } from '../loop/events.js';
+import { environmentLines } from '../report/environment-summary.js';
 import type { ExecResult } from '../sandbox/sandbox.js';
 import type { OutputStream } from './main.js';
 import { clip, duration, indent, paint, plain, plural, Spinner, type Style } from './terminal.js';
@@ -76,6 +77,8 @@ export class FixProgress {
               `${plural(event.limits.maxAttempts, 'attempt')}, ${event.limits.commandTimeoutSeconds} s per run`,
           ),
         ];
+      case 'environment-prepared':
+        return environmentLines(event.preparation).map((line) => `environment: ${plain(line)}`);
       case 'setup-ran':
         this.setupsRan += 1;
         return [

@@ -23,6 +23,23 @@ export const appConfigSchema = z.object({
   maxContainers: z.int().min(1).max(256).default(4),
   /** Ceiling for a repository's `sandbox.memory_mb`. */
   maxMemoryMb: z.int().min(16).max(1_048_576).default(4096),
+  /**
+   * Hosts (globs) a repository's `sandbox.allowed_hosts` may add to setup's
+   * allowlist. Private, loopback and link-local addresses stay refused
+   * whatever a repository lists; only the operator's trusted hosts reach them.
+   */
+  repoEgressCeiling: z
+    .preprocess(
+      (value) => (typeof value === 'string' ? value.split(/[\s,]+/).filter(Boolean) : value),
+      z.array(z.string().min(1)),
+    )
+    .default(['*']),
+  /**
+   * Whether a failed run without `setup` in its repository's file takes its
+   * image, setup steps and services from the failing workflow job. Off for
+   * an App whose engine cannot reach the registries those steps need.
+   */
+  deriveEnvironment: z.boolean().default(true),
   /** Whether a repository may choose `sandbox.network: host`; off because host networking reaches the App's own network. */
   allowHostNetwork: z.boolean().default(false),
   /**
@@ -54,6 +71,8 @@ export const appEnvironment = {
   maxContainers: ['SELFDEBUG_MAX_CONTAINERS'],
   maxMemoryMb: ['SELFDEBUG_MAX_MEMORY_MB'],
   allowHostNetwork: ['SELFDEBUG_ALLOW_HOST_NETWORK'],
+  repoEgressCeiling: ['SELFDEBUG_REPO_EGRESS_CEILING'],
+  deriveEnvironment: ['SELFDEBUG_DERIVE_ENVIRONMENT'],
   allowRepoModelUrl: ['SELFDEBUG_ALLOW_REPO_MODEL_URL'],
   gitLoopbackHttp: ['SELFDEBUG_GIT_LOOPBACK_HTTP'],
   commitName: ['SELFDEBUG_COMMIT_NAME'],

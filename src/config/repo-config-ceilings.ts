@@ -1,3 +1,4 @@
+import { matchesAny } from '../util/glob.js';
 import type { AppConfig } from './app-config.js';
 import type { RepoConfig } from './repo-config-schema.js';
 
@@ -18,7 +19,8 @@ export interface CeilingResult {
  */
 export function applyOperatorCeilings(
   config: RepoConfig,
-  appConfig: Pick<AppConfig, 'maxMemoryMb' | 'allowHostNetwork' | 'allowRepoModelUrl'>,
+  appConfig: Pick<AppConfig, 'maxMemoryMb' | 'allowHostNetwork' | 'allowRepoModelUrl'> &
+    Partial<Pick<AppConfig, 'repoEgressCeiling'>>,
 ): CeilingResult {
   const notes: string[] = [];
   const sandbox = { ...config.sandbox };
@@ -37,6 +39,15 @@ export function applyOperatorCeilings(
         'so the container runs without network.',
     );
     sandbox.network = 'none';
+  }
+  const ceiling = appConfig.repoEgressCeiling ?? ['*'];
+  const beyond = sandbox.allowed_hosts.filter((host) => !matchesAny(host.replace(/:\d+$/, ''), ceiling));
+  if (beyond.length > 0) {
+    notes.push(
+      `\`sandbox.allowed_hosts\` lists ${beyond.map((host) => `\`${host}\``).join(', ')}, which this App does not let ` +
+        'repositories open (its operator sets SELFDEBUG_REPO_EGRESS_CEILING), so setup cannot reach them.',
+    );
+    sandbox.allowed_hosts = sandbox.allowed_hosts.filter((host) => !beyond.includes(host));
   }
   if (model.base_url !== undefined && !appConfig.allowRepoModelUrl) {
     notes.push(

@@ -77,6 +77,21 @@ const sandboxSchema = strictSection({
   network: sandboxConfigSchema.shape.network.unwrap().optional().meta({
     description: '"none" (no network) or "host"; "host" only works when the App allows it.',
   }),
+  allowed_hosts: z
+    .array(
+      z
+        .string()
+        .trim()
+        .regex(
+          /^(\*\.)?[A-Za-z0-9.-]+(:\d{1,5})?$/,
+          'must be a host name, optionally with *. in front or a :port after, e.g. "npm.pkg.github.com" or "*.example.org:443"',
+        ),
+    )
+    .default([])
+    .meta({
+      description:
+        "Hosts setup may reach through the App's proxy on top of the public package registries (within the App's limits).",
+    }),
 });
 
 const budgetSchema = strictSection({

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { DEFAULT_MAX_OUTPUT_BYTES } from '../sandbox/output-recorder.js';
 
+/** A list written in one environment variable: comma- or whitespace-separated. */
+const listSchema = z.preprocess(
+  (value) => (typeof value === 'string' ? value.split(/[\s,]+/).filter(Boolean) : value),
+  z.array(z.string().min(1)),
+);
+
 /**
  * Sandbox limits. The defaults are the safe ones for untrusted code; every
  * value can be overridden, but loosening `network` is the operator's call.
@@ -25,6 +31,22 @@ export const sandboxConfigSchema = z.object({
   maxOutputBytes: z.int().min(1024).default(DEFAULT_MAX_OUTPUT_BYTES),
   /** Largest workspace copied back out of a container, so a runaway job cannot fill the host disk. */
   maxCopyOutMb: z.int().min(1).default(2048),
+  /** Image globs jobs may use (`node:*`, `ghcr.io/my-org/**`); empty allows every image. */
+  allowedImages: listSchema.default([]),
+  /** Image of the network-holder and proxy-forwarder sidecars: the App's own, with socat. Default: `image`. */
+  sidecarImage: z.string().min(1).optional(),
+  /** Hosts setup may reach through the proxy (globs); empty means the public package registries. */
+  egressHosts: listSchema.default([]),
+  /** Hosts the operator trusts to resolve to private or loopback addresses (a registry mirror on the LAN). */
+  egressTrustedHosts: listSchema.default([]),
+  /** Time limit of each setup command. */
+  setupTimeoutSeconds: z.number().positive().max(86_400).default(1800),
+  /** Prepared environments kept on the engine (least recently used go first). */
+  environmentCacheEntries: z.int().min(0).max(10_000).default(20),
+  /** Most disk the prepared environments may take, in GB. */
+  environmentCacheGb: z.number().min(0).default(20),
+  /** Where the cache keeps its index (last use of each prepared image). */
+  environmentCacheDir: z.string().min(1).optional(),
 });
 
 export type SandboxConfig = z.infer<typeof sandboxConfigSchema>;
@@ -45,4 +67,12 @@ export const sandboxEnvironment = {
   commandTimeoutSeconds: ['SELFDEBUG_SANDBOX_TIMEOUT_SECONDS'],
   maxOutputBytes: ['SELFDEBUG_SANDBOX_MAX_OUTPUT_BYTES'],
   maxCopyOutMb: ['SELFDEBUG_SANDBOX_MAX_COPY_OUT_MB'],
+  allowedImages: ['SELFDEBUG_ALLOWED_IMAGES'],
+  sidecarImage: ['SELFDEBUG_SIDECAR_IMAGE'],
+  egressHosts: ['SELFDEBUG_EGRESS_HOSTS'],
+  egressTrustedHosts: ['SELFDEBUG_EGRESS_TRUSTED_HOSTS'],
+  setupTimeoutSeconds: ['SELFDEBUG_SETUP_TIMEOUT_SECONDS'],
+  environmentCacheEntries: ['SELFDEBUG_ENVIRONMENT_CACHE_ENTRIES'],
+  environmentCacheGb: ['SELFDEBUG_ENVIRONMENT_CACHE_GB'],
+  environmentCacheDir: ['SELFDEBUG_ENVIRONMENT_CACHE_DIR'],
 } as const satisfies Record<keyof SandboxConfig, readonly string[]>;

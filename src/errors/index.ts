@@ -1,4 +1,5 @@
 export * from './config-errors.js';
+export * from './environment-errors.js';
 export * from './git-errors.js';
 export * from './github-errors.js';
 export * from './model-errors.js';

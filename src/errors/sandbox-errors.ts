@@ -13,15 +13,56 @@ export class EngineUnreachableError extends SelfdebugError {
   }
 }
 
-/** The configured sandbox image is not present on the engine. */
+/** The sandbox image is neither on the engine nor in its registry. */
 export class ImageNotFoundError extends SelfdebugError {
   readonly image: string;
-  constructor(image: string, options: SelfdebugErrorOptions = {}) {
+  constructor(image: string, options: SelfdebugErrorOptions & { detail?: string } = {}) {
     super(
       'image-not-found',
-      `The sandbox image "${image}" is not on the Docker engine. Build it with ` +
-        '`docker build -t selfdebug-executor docker/executor` (or `npm run image:test` offline), ' +
-        'or set SELFDEBUG_SANDBOX_IMAGE to an image the engine has.',
+      `The sandbox image "${image}" is not on the Docker engine${options.detail ? ` and could not be pulled (${options.detail})` : ''}. ` +
+        'Check its name and tag (sandbox.image in .github/selfdebug.yml, or SELFDEBUG_SANDBOX_IMAGE); the default image is ' +
+        'built with `docker build -t selfdebug-executor docker/executor` (or `npm run image:test` offline).',
+      options,
+    );
+    this.image = image;
+  }
+}
+
+/** Why a pull failed, as far as the engine's answer tells. */
+export type PullFailure = 'unauthorized' | 'unreachable' | 'other';
+
+/** The registry refused the pull or could not be reached. */
+export class ImagePullError extends SelfdebugError {
+  readonly image: string;
+  readonly failure: PullFailure;
+  constructor(image: string, failure: PullFailure, detail: string, options: SelfdebugErrorOptions = {}) {
+    const advice = {
+      unauthorized:
+        'the registry refused the credentials (or none were given). Log the engine host in with `docker login REGISTRY` ' +
+        "(the App reads Docker's config file) or set SELFDEBUG_REGISTRY_CREDENTIALS, then retry.",
+      unreachable:
+        "the registry could not be reached from the Docker engine. Check the engine host's network and proxy settings, " +
+        'or pull the image there by hand (`docker pull`) and retry.',
+      other:
+        "retry the job; if it fails again, pull the image by hand (`docker pull`) to see the registry's answer.",
+    }[failure];
+    super('image-pull', `Pulling the sandbox image "${image}" failed: ${detail}. ${advice}`, {
+      retryable: failure !== 'unauthorized',
+      ...options,
+    });
+    this.image = image;
+    this.failure = failure;
+  }
+}
+
+/** The operator limits which images jobs may use, and this one is not among them. */
+export class ImageNotAllowedError extends SelfdebugError {
+  readonly image: string;
+  constructor(image: string, allowed: readonly string[], options: SelfdebugErrorOptions = {}) {
+    super(
+      'image-not-allowed',
+      `The image "${image}" is not allowed on this App (SELFDEBUG_ALLOWED_IMAGES: ${allowed.join(', ')}). ` +
+        'Pick one of those for sandbox.image in .github/selfdebug.yml, or ask the operator to allow it.',
       options,
     );
     this.image = image;

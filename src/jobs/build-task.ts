@@ -6,6 +6,7 @@ import {
   reproduce,
 } from '../ci-logs/index.js';
 import type { CodeHost } from '../code-host/code-host.js';
+import { type DerivedEnvironment, deriveEnvironment } from '../environment/derive-environment.js';
 import type { DebugTask } from '../loop/task.js';
 import { JobRefusedError } from './job-errors.js';
 import type { JobRequest, ScriptBlock } from './job-request.js';
@@ -14,6 +15,8 @@ export interface PreparedTask {
   task: DebugTask;
   /** Files to write into the workspace before the job (an issue's code blocks). */
   scripts: { path: string; content: string }[];
+  /** For a failed run: the failing job's image, setup steps and services, read from its workflow file. */
+  derived?: DerivedEnvironment | null;
 }
 
 const LOG_EXCERPT_CHARS = 12_000;
@@ -84,7 +87,8 @@ async function workflowRunTask(
     : null;
   let command = explicit;
   let why: string | null = null;
-  if (!command && job && step) {
+  let derived: DerivedEnvironment | null = null;
+  if (job && step) {
     const ref = request.headSha ?? trigger.branch;
     const workflow = await host.fileContent(trigger.workflowPath, ref);
     const actions: Record<string, string> = {};
@@ -94,15 +98,19 @@ async function workflowRunTask(
         (await host.fileContent(`${path}/action.yaml`, ref));
       if (action) actions[path] = action;
     }
-    const recovered = workflow
-      ? recoverFailingStep(
-          { workflow, actions },
-          { job: job.name, step: step.name, stepNumber: step.number, logStep: excerpt?.failingStep ?? null },
-        )
-      : null;
-    const reproduction = recovered ? reproduce(recovered) : null;
-    command = reproduction?.command ?? undefined;
-    why = reproduction?.note ?? null;
+    const query = {
+      job: job.name,
+      step: step.name,
+      stepNumber: step.number,
+      logStep: excerpt?.failingStep ?? null,
+    };
+    const recovered = workflow ? recoverFailingStep({ workflow, actions }, query) : null;
+    derived = workflow ? deriveEnvironment({ workflow, actions }, query) : null;
+    if (!command) {
+      const reproduction = recovered ? reproduce(recovered) : null;
+      command = reproduction?.command ?? undefined;
+      why = reproduction?.note ?? null;
+    }
   }
   if (!command) {
     throw new JobRefusedError(
@@ -117,7 +125,7 @@ async function workflowRunTask(
   ]
     .filter(Boolean)
     .join('\n\n');
-  return { task: { description, command, setupCommands }, scripts: [] };
+  return { task: { description, command, setupCommands }, scripts: [], derived };
 }
 
 function scriptFile(

@@ -177,6 +177,7 @@ class SlottedSandbox implements Sandbox {
   readonly kind: Sandbox['kind'];
   readonly id: string;
   readonly workdir: string;
+  readonly preparation: Sandbox['preparation'];
 
   constructor(
     private readonly sandbox: Sandbox,
@@ -185,6 +186,7 @@ class SlottedSandbox implements Sandbox {
     this.kind = sandbox.kind;
     this.id = sandbox.id;
     this.workdir = sandbox.workdir;
+    this.preparation = sandbox.preparation;
   }
 
   exec(...args: Parameters<Sandbox['exec']>) {

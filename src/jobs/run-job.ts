@@ -28,6 +28,7 @@ import { buildTask, type PreparedTask } from './build-task.js';
 import { JobRefusedError } from './job-errors.js';
 import { JobReporter } from './job-reporter.js';
 import type { JobRequest } from './job-request.js';
+import { planEnvironment } from './plan-environment.js';
 import { type JobTarget, resolveTarget } from './resolve-target.js';
 
 export interface JobRunnerDependencies {
@@ -114,9 +115,24 @@ export async function runJob(
     // Awaited by the sandbox and below; this only keeps an early failure from counting as unhandled.
     checkout.catch(() => {});
 
+    const sandboxConfig = jobSandboxConfig(dependencies.sandboxConfig, repoConfig, request);
+    const environment = checkout.then((checkedOut) =>
+      planEnvironment(repoConfig, prepared, checkedOut.dir, {
+        derive: dependencies.appConfig.deriveEnvironment,
+        allowedImages: sandboxConfig.allowedImages,
+      }),
+    );
+    environment.catch(() => {});
     const delivery = await withSandbox(
-      dependencies.sandboxProviderFor(jobSandboxConfig(dependencies.sandboxConfig, repoConfig, request)),
-      { jobId: request.id, workspace: checkout.then((checkedOut) => checkedOut.dir), signal },
+      dependencies.sandboxProviderFor(sandboxConfig),
+      {
+        jobId: request.id,
+        workspace: checkout.then((checkedOut) => checkedOut.dir),
+        environment: environment.then((plan) => plan.request),
+        onProgress: (line) =>
+          logger.info({ job: request.id, environment: line }, 'preparing the environment'),
+        signal,
+      },
       async (sandbox) => {
         const loop = await runLoop({
           task: prepared.task,

@@ -1,4 +1,5 @@
 import type { TokenUsage, ToolCall } from '../model/language-model.js';
+import type { PreparationReport } from '../sandbox/environment.js';
 import type { ExecResult } from '../sandbox/sandbox.js';
 import type { FixProposal, Reflection } from './schemas.js';
 import type { DebugTask, LoopLimits } from './task.js';
@@ -12,6 +13,7 @@ export type LoopOutcome =
   | 'cannot-reproduce'
   | 'budget-exhausted'
   | 'cancelled'
+  | 'environment'
   | 'error';
 
 export type ReproductionStatus = 'failing' | 'flaky' | 'passing';
@@ -28,6 +30,7 @@ export interface Spend {
  */
 export type LoopEvent =
   | { type: 'started'; task: DebugTask; limits: LoopLimits; model: string }
+  | { type: 'environment-prepared'; preparation: PreparationReport }
   | { type: 'setup-ran'; command: string; result: ExecResult }
   | { type: 'reproduced'; status: ReproductionStatus; runs: ExecResult[] }
   | { type: 'attempt-started'; attempt: number; maxAttempts: number }

@@ -2,6 +2,7 @@ import { ModelApiError, ModelAuthError } from '../errors/model-errors.js';
 import { SelfdebugError } from '../errors/selfdebug-error.js';
 import type { LanguageModel, ModelPurpose, ModelResponse } from '../model/language-model.js';
 import type { ExecResult, Sandbox } from '../sandbox/sandbox.js';
+import { environmentProblem } from './environment-check.js';
 import type { EventSink, LoopEvent, LoopOutcome, ReproductionStatus, Spend } from './events.js';
 import {
   type AttemptRecord,
@@ -96,6 +97,7 @@ class LoopRun {
     try {
       await this.setup();
       const status = await this.reproduce();
+      if (status === 'failing') await this.checkEnvironment();
       if (status === 'passing' && this.input.mode !== 'revise') {
         throw new StopRun('cannot-reproduce', this.passingReason());
       }
@@ -113,7 +115,8 @@ class LoopRun {
     }
 
     let reflection: Reflection | null = null;
-    if (outcome !== 'cancelled' && !modelUnavailable) {
+    // An environment problem is reported without a word from the model: nothing it could say would fix it.
+    if (outcome !== 'cancelled' && outcome !== 'environment' && !modelUnavailable) {
       try {
         reflection = await this.reflect(outcome, reason);
       } catch (error) {
@@ -149,7 +152,15 @@ class LoopRun {
     };
   }
 
+  /** Setup the sandbox already ran (with its network) is reported; otherwise it runs here, offline. */
   private async setup(): Promise<void> {
+    const preparation = this.input.sandbox.preparation;
+    if (preparation) {
+      await this.emit({ type: 'environment-prepared', preparation });
+      for (const { command, result } of preparation.setup)
+        await this.emit({ type: 'setup-ran', command: command.command, result });
+      return;
+    }
     for (const command of this.input.task.setupCommands ?? []) {
       const result = await this.execute(command);
       await this.emit({ type: 'setup-ran', command, result });
@@ -160,6 +171,19 @@ class LoopRun {
         );
       }
     }
+  }
+
+  /** A reproduction that failed for want of a tool, a dependency or a host costs no model attempt. */
+  private async checkEnvironment(): Promise<void> {
+    const { sandbox, task } = this.input;
+    const problem = await environmentProblem(
+      sandbox,
+      task.command,
+      sandbox.preparation?.setup.map((run) => run.command.command) ?? task.setupCommands ?? [],
+      this.reproduction!,
+      sandbox.preparation,
+    );
+    if (problem) throw new StopRun('environment', problem);
   }
 
   /** Runs the command once; if it passes, a few more times to tell flaky from cannot-reproduce. */

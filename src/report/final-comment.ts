@@ -14,6 +14,7 @@ export const FINAL_COMMENT_OUTCOMES: readonly LoopOutcome[] = [
   'declined',
   'budget-exhausted',
   'cancelled',
+  'environment',
   'error',
   'flaky',
   'cannot-reproduce',

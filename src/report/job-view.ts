@@ -2,6 +2,7 @@ import type { LoopEvent, LoopOutcome, ReproductionStatus, Spend } from '../loop/
 import type { FixProposal, Reflection } from '../loop/schemas.js';
 import type { DebugTask, LoopLimits } from '../loop/task.js';
 import type { TokenUsage, ToolCall } from '../model/language-model.js';
+import type { PreparationReport } from '../sandbox/environment.js';
 import type { ExecResult } from '../sandbox/sandbox.js';
 import type { TriggerSummary } from './trigger.js';
 
@@ -78,6 +79,8 @@ export interface JobProgress {
   model: string | null;
   task: DebugTask | null;
   limits: LoopLimits | null;
+  /** How the environment was prepared, when the sandbox prepared one. */
+  environment: PreparationReport | null;
   setup: CommandRun[];
   reproduction: { status: ReproductionStatus; runs: ExecResult[] } | null;
   attempts: AttemptView[];
@@ -110,6 +113,7 @@ export const initialProgress: JobProgress = {
   model: null,
   task: null,
   limits: null,
+  environment: null,
   setup: [],
   reproduction: null,
   attempts: [],
@@ -141,6 +145,8 @@ export function reduceJobEvent(progress: JobProgress, event: LoopEvent): JobProg
   switch (event.type) {
     case 'started':
       return { ...progress, model: event.model, task: event.task, limits: event.limits };
+    case 'environment-prepared':
+      return { ...progress, environment: event.preparation };
     case 'setup-ran':
       return { ...progress, setup: [...progress.setup, { command: event.command, result: event.result }] };
     case 'reproduced':

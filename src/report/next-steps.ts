@@ -40,6 +40,11 @@ export function nextSteps(view: JobView, md: MarkdownWriter): string[] {
     case 'cancelled':
       steps.push(`Run it again with ${retry}.`);
       break;
+    case 'environment':
+      steps.push(
+        `Make the change the reason above names (${md.code('sandbox.image')}, ${md.code('setup')} or ${md.code('sandbox.allowed_hosts')} in ${config}), then ${retry}.`,
+      );
+      break;
     case 'flaky':
       steps.push(
         'Run the command several times where it failed; look for order-dependent tests, timing, randomness without a seed, shared state, or the network.',

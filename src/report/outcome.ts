@@ -38,6 +38,12 @@ const DESCRIPTIONS: Record<LoopOutcome, OutcomeDescription> = {
     sentence: "The job's token, cost or time budget ran out before a fix was found.",
   },
   cancelled: { emoji: '⏹️', label: 'Cancelled', sentence: 'The job was stopped before it finished.' },
+  environment: {
+    emoji: '🧰',
+    label: 'Environment problem',
+    sentence:
+      'The command failed because the environment lacks something, not because of the code; no model attempt was spent.',
+  },
   error: { emoji: '⚠️', label: 'Error', sentence: 'The job could not finish.' },
 };
 
@@ -63,6 +69,7 @@ export function checkConclusion(outcome: LoopOutcome): CheckConclusion {
     case 'not-fixed':
     case 'declined':
     case 'budget-exhausted':
+    case 'environment':
     case 'error':
       return 'failure';
   }

@@ -1,5 +1,6 @@
 import type { LoopOutcome } from '../loop/events.js';
 import { actionMarkdown, activityMarkdown, currentActivity } from './activity.js';
+import { environmentLines } from './environment-summary.js';
 import { formatCost, formatDuration, formatUsage, plural } from './format.js';
 import { type AttemptView, attemptStatus, type JobView } from './job-view.js';
 import type { BodyPart } from './limits.js';
@@ -128,6 +129,7 @@ const NO_PULL_REQUEST: Record<LoopOutcome, string> = {
   flaky: 'no code was changed',
   'cannot-reproduce': 'no code was changed',
   cancelled: 'the job ended early',
+  environment: 'the environment needs a change first',
   error: 'the job ended early',
 };
 
@@ -154,6 +156,10 @@ function spend(view: JobView): string[] {
 /** Setup and reproduction runs with their outputs, collapsed: the evidence behind the first step. */
 function reproduction(view: JobView, md: MarkdownWriter): BodyPart[] {
   const parts: BodyPart[] = [];
+  if (view.environment) {
+    const lines = environmentLines(view.environment).map((line) => `- ${md.line(line, 300)}`);
+    if (lines.length > 0) parts.push(`**Environment:**\n${lines.join('\n')}\n\n`);
+  }
   for (const run of view.setup) {
     parts.push(`**Setup:** ${runLine(run, md)}\n\n`, ...outputDetails('Setup output', run.result, md));
   }

@@ -1,3 +1,5 @@
+import type { EnvironmentRequest, PreparationReport } from './environment.js';
+
 /**
  * The Sandbox port: where a job's commands run. One sandbox per job, reused by
  * every command of the job, disposed at the end. Adapters: Docker (the real
@@ -36,6 +38,8 @@ export interface ExecResult {
 
 export interface Sandbox {
   readonly kind: SandboxKind;
+  /** How the environment was prepared (image, setup, cache, egress); null when nothing was asked of it. */
+  readonly preparation: PreparationReport | null;
   /** Engine-side identifier (container id, or the temporary directory). */
   readonly id: string;
   /** The workspace root as commands see it. */
@@ -72,6 +76,10 @@ export interface OpenSandboxRequest {
    */
   workspace: string | Promise<string>;
   signal?: AbortSignal;
+  /** The image, setup and services; without it the provider's image is used with nothing installed. */
+  environment?: EnvironmentRequest | Promise<EnvironmentRequest>;
+  /** Progress while the environment is prepared (pulls, setup commands), one line at a time. */
+  onProgress?: (line: string) => void;
 }
 
 export interface SandboxProvider {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { authorize, isAutomated, refusalText } from '../../src/app/authorize.js';
-import { globToRegExp, matchesAny } from '../../src/app/glob.js';
 import { scriptBlocks, stripHiddenText } from '../../src/app/issue-text.js';
 import { parseCommand } from '../../src/app/parse-command.js';
 import { parseMention } from '../../src/app/parse-mention.js';
 import type { CodeHost, Permission } from '../../src/code-host/code-host.js';
+import { globToRegExp, matchesAny } from '../../src/util/glob.js';
 
 const command = (body: string) => parseCommand(parseMention(body)!);
 

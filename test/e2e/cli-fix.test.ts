@@ -411,7 +411,8 @@ describeWithDocker('selfdebug fix (Docker sandbox)', () => {
         '--sandbox',
         'docker',
         '--image',
-        'selfdebug-absent:none',
+        // A registry on the loopback that nothing serves: the pull fails at once, and nothing leaves the machine.
+        '127.0.0.1:9/selfdebug-absent:none',
       ],
       cleanEnvironment({
         SELFDEBUG_MODEL_API_KEY: 'test-key',
@@ -420,7 +421,7 @@ describeWithDocker('selfdebug fix (Docker sandbox)', () => {
     );
 
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toContain('The sandbox image "selfdebug-absent:none" is not on the Docker engine');
-    expect(result.stderr).toContain('SELFDEBUG_SANDBOX_IMAGE');
+    expect(result.stderr).toContain('Pulling the sandbox image "127.0.0.1:9/selfdebug-absent:none" failed');
+    expect(result.stderr).toContain('could not be reached');
   });
 });

@@ -5,7 +5,7 @@ import { DockerSandboxProvider } from '../../src/adapters/docker/docker-sandbox-
 import { JOB_LABEL, MANAGED_LABEL } from '../../src/adapters/docker/labels.js';
 import { parseSandboxConfig } from '../../src/config/load-config.js';
 import type { SandboxConfigInput } from '../../src/config/sandbox-config.js';
-import { ContainerDiedError, EngineUnreachableError, ImageNotFoundError } from '../../src/errors/index.js';
+import { ContainerDiedError, EngineUnreachableError, ImagePullError } from '../../src/errors/index.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import { sandboxContract } from '../contract/sandbox-contract.js';
 import { describeWithDocker, TEST_IMAGE } from '../helpers/docker.js';
@@ -136,13 +136,15 @@ describeWithDocker('DockerSandbox', () => {
   describe('engine failures', () => {
     const tempDir = useTempDirs();
 
-    it('names a missing image and how to get it', async () => {
-      const error = await provider({ image: 'selfdebug-no-such-image:never' })
+    it('names a missing image it cannot pull and what to do', async () => {
+      // A registry on the loopback that nothing serves (images.test.ts covers a real registry's answers).
+      const image = '127.0.0.1:9/selfdebug-no-such-image:never';
+      const error = await provider({ image })
         .open({ jobId: 'missing-image', workspace: await tempDir() })
         .catch((caught: unknown) => caught);
-      expect(error).toBeInstanceOf(ImageNotFoundError);
-      expect((error as Error).message).toContain('selfdebug-no-such-image:never');
-      expect((error as Error).message).toMatch(/docker build|SELFDEBUG_SANDBOX_IMAGE/);
+      expect(error).toBeInstanceOf(ImagePullError);
+      expect((error as Error).message).toContain(image);
+      expect((error as Error).message).toMatch(/docker pull/);
     });
 
     it('says how to reach an engine that does not answer', async () => {

@@ -34,6 +34,7 @@ sandbox:
   pids_limit: 1024
   timeout_seconds: 900
   network: host
+  allowed_hosts: [npm.pkg.github.com, "*.example.org:8443"]
 max_attempts: 8
 budget:
   max_tokens: 400000
@@ -78,7 +79,7 @@ describe('parseRepoConfig', () => {
   it('gives every default when there is no file', () => {
     const expected = {
       setup: [],
-      sandbox: {},
+      sandbox: { allowed_hosts: [] },
       max_attempts: 5,
       budget: { max_tokens: 0, max_cost_usd: 0, max_minutes: 0 },
       model: {},
@@ -105,7 +106,7 @@ describe('parseRepoConfig', () => {
       reviews: true,
       workflow_runs: { enabled: true, workflows: [], branches: [], max_rounds: 3 },
     });
-    expect(config.sandbox).toEqual({ memory_mb: 512 });
+    expect(config.sandbox).toEqual({ memory_mb: 512, allowed_hosts: [] });
   });
 
   it('accepts a full file parsed with yaml', () => {
@@ -118,6 +119,7 @@ describe('parseRepoConfig', () => {
       pids_limit: 1024,
       timeout_seconds: 900,
       network: 'host',
+      allowed_hosts: ['npm.pkg.github.com', '*.example.org:8443'],
     });
     expect(config.triggers.workflow_runs.workflows).toEqual(['CI', '.github/workflows/nightly-*.yml']);
     expect(config.pull_request.title_prefix).toBe('fix(selfdebug): ');

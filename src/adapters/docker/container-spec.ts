@@ -4,30 +4,37 @@ import { containerLabels } from './labels.js';
 
 /**
  * The container a job runs in. Everything here is the locked-down default:
- * no network, no capabilities, no privilege escalation, a non-root user,
+ * no network (or only the loopback of the job's network holder, where its
+ * services listen), no capabilities, no privilege escalation, a non-root user,
  * memory/CPU/pids limits, and a read-only root filesystem where only the
  * workspace (an anonymous volume, so putArchive/getArchive reach it on any
  * engine) and /tmp (tmpfs) can be written.
  */
-export function containerSpec(config: SandboxConfig, jobId: string): ContainerCreateOptions {
+export function containerSpec(
+  config: SandboxConfig,
+  jobId: string,
+  options: { image?: string; networkMode?: string } = {},
+): ContainerCreateOptions {
+  const networkMode = config.network === 'host' ? 'host' : (options.networkMode ?? 'none');
   const memoryBytes = config.memoryMb * 1024 * 1024;
   return {
-    Image: config.image,
+    Image: options.image ?? config.image,
     name: containerName(jobId),
     Cmd: ['sleep', 'infinity'],
     Entrypoint: [],
     User: config.user,
     WorkingDir: config.workdir,
-    Env: ['HOME=/tmp', 'LANG=C.UTF-8', 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'],
+    // PATH is the image's own: toolchain images put their tools on it (/usr/local/go/bin, /usr/local/cargo/bin).
+    Env: ['HOME=/tmp', 'LANG=C.UTF-8'],
     Labels: containerLabels(jobId),
-    NetworkDisabled: config.network === 'none',
+    NetworkDisabled: networkMode === 'none',
     AttachStdin: false,
     AttachStdout: false,
     AttachStderr: false,
     Tty: false,
     Volumes: { [config.workdir]: {} },
     HostConfig: {
-      NetworkMode: config.network,
+      NetworkMode: networkMode,
       CapDrop: ['ALL'],
       SecurityOpt: ['no-new-privileges:true'],
       ReadonlyRootfs: config.readOnlyRootFilesystem,

@@ -1,48 +1,118 @@
 import type Docker from 'dockerode';
 import type { SandboxConfig } from '../../config/sandbox-config.js';
+import type { PreparationReport } from '../../sandbox/environment.js';
 import type { OpenSandboxRequest, Sandbox, SandboxProvider } from '../../sandbox/sandbox.js';
 import { type Logger, silentLogger } from '../../util/logger.js';
 import { containerSpec } from './container-spec.js';
 import { createDockerClient, describeEndpoint } from './docker-endpoint.js';
 import { DockerSandbox } from './docker-sandbox.js';
+import { EnvironmentCache } from './environment-cache.js';
+import { type EgressLookup, EnvironmentPreparer } from './environment-preparer.js';
+import { ImageStore } from './image-store.js';
 import { mapDockerError } from './map-docker-error.js';
 import { reapOrphanContainers } from './reaper.js';
+import type { RegistryCredentials } from './registry-credentials.js';
+import { Sidecars } from './sidecars.js';
 
-/** Opens one locked-down container per job and copies the job's workspace into it. */
+/** Opens one locked-down container per job, in the environment the job asks for, and copies its workspace in. */
 export class DockerSandboxProvider implements SandboxProvider {
   readonly kind = 'docker' as const;
   private readonly docker: Docker;
   private readonly endpoint: string;
+  private readonly images: ImageStore;
+  private readonly preparer: EnvironmentPreparer;
+  private readonly cache: EnvironmentCache;
   private reaped: Promise<void> | undefined;
 
   constructor(
     private readonly config: SandboxConfig,
     docker: Docker = createDockerClient(),
     private readonly logger: Logger = silentLogger,
+    credentials: RegistryCredentials = new Map(),
+    options: { egressLookup?: EgressLookup } = {},
   ) {
     this.docker = docker;
     this.endpoint = describeEndpoint(docker);
+    this.images = new ImageStore(docker, this.endpoint, credentials);
+    this.cache = new EnvironmentCache(
+      docker,
+      {
+        entries: config.environmentCacheEntries,
+        gigabytes: config.environmentCacheGb,
+        ...(config.environmentCacheDir ? { dir: config.environmentCacheDir } : {}),
+      },
+      logger,
+    );
+    this.preparer = new EnvironmentPreparer(
+      docker,
+      config,
+      this.images,
+      this.cache,
+      this.endpoint,
+      logger,
+      options.egressLookup,
+    );
   }
 
   async open(request: OpenSandboxRequest): Promise<Sandbox> {
     request.signal?.throwIfAborted();
     await this.reapOnce();
-    const context = { endpoint: this.endpoint, image: this.config.image };
-    let container: Docker.Container;
+    const sidecars = new Sidecars(this.docker, this.config, request.jobId);
+    const input = {
+      jobId: request.jobId,
+      environment: request.environment,
+      workspace: Promise.resolve(request.workspace),
+      ...(request.signal ? { signal: request.signal } : {}),
+      onProgress: request.onProgress ?? (() => {}),
+    };
+    // Awaited by whoever copies it; this only keeps an early failure from counting as unhandled.
+    input.workspace.catch(() => {});
     try {
-      container = await this.docker.createContainer(containerSpec(this.config, request.jobId));
+      let prepared = await this.preparer.prepare(input, sidecars);
+      try {
+        return await this.start(request, prepared, sidecars);
+      } catch (error) {
+        // A prepared environment that cannot start is broken: drop it and build it again, once.
+        if (!prepared.report.reused || !prepared.report.cacheKey) throw error;
+        this.logger.warn({ error: String(error) }, 'discarding a prepared environment that did not start');
+        await this.cache.discard(prepared.report.cacheKey);
+        await sidecars.removeAll();
+        prepared = await this.preparer.prepare(input, sidecars);
+        return await this.start(request, prepared, sidecars);
+      }
     } catch (error) {
-      throw mapDockerError(error, context);
+      await sidecars.removeAll();
+      throw mapDockerError(error, { endpoint: this.endpoint, image: this.config.image });
     }
-    const sandbox = new DockerSandbox(container, this.config, this.endpoint);
+  }
+
+  private async start(
+    request: OpenSandboxRequest,
+    prepared: { image: string; report: PreparationReport },
+    sidecars: Sidecars,
+  ): Promise<Sandbox> {
+    const spec = containerSpec(this.config, request.jobId, {
+      image: prepared.image,
+      networkMode: sidecars.networkMode,
+    });
+    const container = await this.docker.createContainer(spec);
+    const sandbox = new DockerSandbox(container, this.config, this.endpoint, {
+      preparation: prepared.report,
+      alongside: sidecars,
+    });
     try {
       await container.start();
       await sandbox.copyIn(await request.workspace);
       request.signal?.throwIfAborted();
       return sandbox;
     } catch (error) {
-      await sandbox.dispose().catch(() => {});
-      throw mapDockerError(error, { ...context, containerId: container.id });
+      // The sidecars stay for a retry; the caller removes them if it gives up.
+      await container.remove({ force: true, v: true }).catch(() => {});
+      throw mapDockerError(error, {
+        endpoint: this.endpoint,
+        image: prepared.image,
+        containerId: container.id,
+      });
     }
   }
 
@@ -63,13 +133,13 @@ export class DockerSandboxProvider implements SandboxProvider {
     return this.reaped;
   }
 
-  /** Asks the engine whether it answers and has the image, for start-up checks. */
-  async ping(): Promise<void> {
+  /** Asks the engine whether it answers and has the image (pulling it if it can), for start-up checks. */
+  async ping(onProgress?: (line: string) => void): Promise<void> {
     try {
       await this.docker.ping();
-      await this.docker.getImage(this.config.image).inspect();
     } catch (error) {
       throw mapDockerError(error, { endpoint: this.endpoint, image: this.config.image });
     }
+    await this.images.ensure(this.config.image, onProgress);
   }
 }

@@ -5,6 +5,7 @@ import type { Duplex, Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import type { SandboxConfig } from '../../config/sandbox-config.js';
 import { ContainerDiedError, SelfdebugError, WorkspaceTransferError } from '../../errors/index.js';
+import type { PreparationReport } from '../../sandbox/environment.js';
 import { OutputRecorder } from '../../sandbox/output-recorder.js';
 import {
   CANCELLED_EXIT_CODE,
@@ -37,6 +38,7 @@ const MAX_READ_BYTES = 16 * 1024 * 1024;
 export class DockerSandbox implements Sandbox {
   readonly kind = 'docker' as const;
   readonly workdir: string;
+  readonly preparation: PreparationReport | null;
   private disposing: Promise<void> | undefined;
   private workspaceFilled = false;
   private oomKillsSeen = 0;
@@ -45,9 +47,15 @@ export class DockerSandbox implements Sandbox {
     private readonly container: Docker.Container,
     private readonly config: SandboxConfig,
     private readonly endpoint: string,
+    extras: { preparation?: PreparationReport; alongside?: { removeAll(): Promise<void> } } = {},
   ) {
     this.workdir = config.workdir;
+    this.preparation = extras.preparation ?? null;
+    this.alongside = extras.alongside ?? null;
   }
+
+  /** Containers that live and die with this one (the network holder, services). */
+  private readonly alongside: { removeAll(): Promise<void> } | null;
 
   get id(): string {
     return this.container.id;
@@ -189,6 +197,8 @@ export class DockerSandbox implements Sandbox {
     } catch (error) {
       // Already gone (removed by the reaper or by hand) is the state we want.
       if ((error as { statusCode?: number }).statusCode !== 404) throw this.mapped(error);
+    } finally {
+      await this.alongside?.removeAll();
     }
   }
 

@@ -2,6 +2,8 @@ import { mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SandboxConfig } from '../../config/sandbox-config.js';
+import { NO_PREPARATION, type PreparationReport } from '../../sandbox/environment.js';
+import { runSetup } from '../../sandbox/run-setup.js';
 import type { OpenSandboxRequest, Sandbox, SandboxProvider } from '../../sandbox/sandbox.js';
 import { type Logger, silentLogger } from '../../util/logger.js';
 import { LocalSandbox } from './local-sandbox.js';
@@ -36,10 +38,39 @@ export class LocalSandboxProvider implements SandboxProvider {
     try {
       await Promise.all(['workspace', 'home', 'tmp'].map((name) => mkdir(join(root, name))));
       await sandbox.copyIn(await request.workspace);
+      sandbox.preparation = await this.prepare(sandbox, request);
       return sandbox;
     } catch (error) {
       await sandbox.dispose();
       throw error;
     }
+  }
+
+  /**
+   * Setup runs here like any other command: this sandbox has the host's
+   * network and tools, so there is no image to pull, no proxy and no cache.
+   */
+  private async prepare(
+    sandbox: LocalSandbox,
+    request: OpenSandboxRequest,
+  ): Promise<PreparationReport | null> {
+    const environment = await request.environment;
+    if (!environment) return null;
+    const report: PreparationReport = {
+      ...NO_PREPARATION,
+      image: 'the local machine',
+      setup: [],
+      notes: [
+        ...(environment.notes ?? []),
+        ...(environment.image ? [`the local sandbox ignores the image ${environment.image}`] : []),
+        ...(environment.services.length > 0 ? ['the local sandbox starts no services'] : []),
+      ],
+    };
+    await runSetup(sandbox, environment.setup, report, {
+      timeoutSeconds: this.config.setupTimeoutSeconds,
+      ...(request.signal ? { signal: request.signal } : {}),
+      ...(request.onProgress ? { onProgress: request.onProgress } : {}),
+    });
+    return report;
   }
 }

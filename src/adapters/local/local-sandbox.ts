@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { chmod, cp, lstat, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { SandboxConfig } from '../../config/sandbox-config.js';
+import type { PreparationReport } from '../../sandbox/environment.js';
 import { OutputRecorder } from '../../sandbox/output-recorder.js';
 import {
   CANCELLED_EXIT_CODE,
@@ -26,6 +27,8 @@ const PASSED_HOST_VARIABLES = ['PATH', 'LANG', 'LC_ALL', 'TZ'];
  */
 export class LocalSandbox implements Sandbox {
   readonly kind = 'local' as const;
+  /** Filled by the provider once setup ran here. */
+  preparation: PreparationReport | null = null;
   private disposing: Promise<void> | undefined;
 
   constructor(

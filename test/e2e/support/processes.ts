@@ -40,6 +40,9 @@ export function environmentFor(settings: ProcessSettings): Record<string, string
     SELFDEBUG_MODEL_MAX_RETRIES: '0',
     SELFDEBUG_SANDBOX: 'docker',
     SELFDEBUG_SANDBOX_IMAGE: settings.image,
+    // The stand-in world has no public registries: a workflow's setup-python and pip steps could not run here.
+    SELFDEBUG_DERIVE_ENVIRONMENT: 'false',
+    SELFDEBUG_ALLOWED_IMAGES: settings.image,
     SELFDEBUG_LEASE_SECONDS: '5',
     SELFDEBUG_SHUTDOWN_SECONDS: '5',
     ...settings.env,

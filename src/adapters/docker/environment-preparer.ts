@@ -1,0 +1,244 @@
+import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, posix } from 'node:path';
+import type Docker from 'dockerode';
+import type { SandboxConfig } from '../../config/sandbox-config.js';
+import { environmentKey } from '../../environment/environment-key.js';
+import { checkImageAllowed } from '../../environment/image-policy.js';
+import { SandboxError } from '../../errors/index.js';
+import type { EnvironmentRequest, PreparationReport } from '../../sandbox/environment.js';
+import { runSetup } from '../../sandbox/run-setup.js';
+import type { Logger } from '../../util/logger.js';
+import { DEFAULT_ALLOWED_HOSTS } from '../proxy/egress-policy.js';
+import { EgressProxy } from '../proxy/egress-proxy.js';
+import { proxyEnvironment } from '../proxy/proxy-environment.js';
+import { containerName } from './container-spec.js';
+import { DockerSandbox } from './docker-sandbox.js';
+import type { EnvironmentCache } from './environment-cache.js';
+import type { ImageStore } from './image-store.js';
+import { containerLabels } from './labels.js';
+import { PROXY_PORT, type Sidecars } from './sidecars.js';
+
+const NOTHING: EnvironmentRequest = { setup: [], services: [], allowedHosts: [], lockfiles: {} };
+const SOCKET_NAME = 'proxy.sock';
+
+/** Names the proxy resolves before asking DNS (null: ask DNS); how tests give a loopback stand-in a name. */
+export type EgressLookup = (hostname: string) => string | null;
+
+export interface PrepareInput {
+  jobId: string;
+  environment: EnvironmentRequest | Promise<EnvironmentRequest> | undefined;
+  workspace: Promise<string>;
+  signal?: AbortSignal;
+  onProgress: (line: string) => void;
+}
+
+/**
+ * Turns an environment request into the image the sandbox starts from:
+ * pulls what is missing, starts the services, and either reuses a prepared
+ * environment with the same key or runs setup in a container whose only
+ * way out is the allowlisting proxy, then saves the result for next time.
+ */
+export class EnvironmentPreparer {
+  constructor(
+    private readonly docker: Docker,
+    private readonly config: SandboxConfig,
+    private readonly images: ImageStore,
+    private readonly cache: EnvironmentCache,
+    private readonly endpoint: string,
+    private readonly logger: Logger,
+    private readonly lookup?: EgressLookup,
+  ) {}
+
+  async prepare(
+    input: PrepareInput,
+    sidecars: Sidecars,
+  ): Promise<{ image: string; report: PreparationReport }> {
+    const environment = (await input.environment) ?? NOTHING;
+    const base = environment.image ?? this.config.image;
+    checkImageAllowed(base, this.config.allowedImages);
+    const ensured = await this.images.ensure(base, input.onProgress, input.signal);
+    const report: PreparationReport = {
+      image: base,
+      imageId: ensured.id,
+      pulled: ensured.pulled,
+      reused: null,
+      cacheKey: null,
+      setup: [],
+      egress: [],
+      services: [],
+      notes: [...(environment.notes ?? []), ...(ensured.pulled ? [`pulled ${base}`] : [])],
+    };
+    for (const service of environment.services) {
+      checkImageAllowed(service.image, this.config.allowedImages);
+      await this.images.ensure(service.image, input.onProgress, input.signal);
+      input.onProgress(`starting service ${service.name} (${service.image})`);
+      await sidecars.startService(service);
+      report.services.push(service.name);
+    }
+    if (environment.setup.length === 0) return { image: base, report };
+
+    const key = environmentKey({
+      baseImageId: ensured.id,
+      setup: environment.setup,
+      lockfiles: environment.lockfiles,
+    });
+    report.cacheKey = key;
+    const cached = await this.cache.lookup(key);
+    if (cached) {
+      report.reused = { key, builtAt: cached.builtAt };
+      input.onProgress(`environment reused: key ${key.slice(0, 12)}, built ${cached.builtAt}`);
+      return { image: cached.image, report };
+    }
+    const image = await this.build(base, key, environment, input, sidecars, report);
+    return { image, report };
+  }
+
+  /** Runs setup behind the proxy, clears the sources out, and saves what is left as the key's image. */
+  private async build(
+    base: string,
+    key: string,
+    environment: EnvironmentRequest,
+    input: PrepareInput,
+    sidecars: Sidecars,
+    report: PreparationReport,
+  ): Promise<string> {
+    const socketDir = await mkdtemp(join(tmpdir(), 'selfdebug-egress-'));
+    // The forwarder runs as uid 1000 and must reach the socket through its folder.
+    await chmod(socketDir, 0o755);
+    const proxy = await EgressProxy.start({
+      socketPath: join(socketDir, SOCKET_NAME),
+      policy: {
+        allowedHosts: [
+          ...(this.config.egressHosts.length > 0 ? this.config.egressHosts : DEFAULT_ALLOWED_HOSTS),
+          ...environment.allowedHosts,
+        ],
+        explicitHosts: this.config.egressTrustedHosts,
+      },
+      ...(this.lookup ? { lookup: this.lookup } : {}),
+      logger: this.logger,
+    });
+    let container: Docker.Container | null = null;
+    try {
+      await sidecars.startForwarder(socketDir, SOCKET_NAME);
+      container = await this.setupContainer(base, input.jobId, sidecars.networkMode);
+      const setup = new DockerSandbox(container, this.config, this.endpoint);
+      const workspace = await input.workspace;
+      await setup.copyIn(workspace);
+      await runSetup(setup, environment.setup, report, {
+        env: proxyEnvironment(`http://127.0.0.1:${PROXY_PORT}`),
+        timeoutSeconds: this.config.setupTimeoutSeconds,
+        ...(input.signal ? { signal: input.signal } : {}),
+        onProgress: input.onProgress,
+        egress: () => egressTargets(proxy),
+      });
+      await sidecars.stopForwarder();
+      await clearSources(setup, workspace, this.config);
+      const saved = await this.cache.save(container, key, this.config.user);
+      await this.cache
+        .evict(key)
+        .catch((error: unknown) =>
+          this.logger.warn({ error: String(error) }, 'could not evict prepared environments'),
+        );
+      input.onProgress(`environment prepared: key ${key.slice(0, 12)}`);
+      return saved.image;
+    } finally {
+      await sidecars.stopForwarder();
+      await container?.remove({ force: true, v: true }).catch(() => {});
+      await proxy.close();
+      await rm(socketDir, { recursive: true, force: true });
+    }
+  }
+
+  /**
+   * Setup installs system-wide (apt, pip, npm -g), so it runs as root, with
+   * the few capabilities installers use and a writable root; raw sockets,
+   * mounts and the rest stay dropped, and its only network is the proxy.
+   */
+  private async setupContainer(image: string, jobId: string, networkMode: string): Promise<Docker.Container> {
+    const memoryBytes = this.config.memoryMb * 1024 * 1024;
+    const container = await this.docker.createContainer({
+      Image: image,
+      name: `${containerName(jobId)}-setup`,
+      Cmd: ['sleep', 'infinity'],
+      Entrypoint: [],
+      User: '0:0',
+      WorkingDir: this.config.workdir,
+      Labels: containerLabels(jobId),
+      NetworkDisabled: networkMode === 'none',
+      HostConfig: {
+        NetworkMode: networkMode,
+        CapDrop: ['ALL'],
+        CapAdd: ['CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID', 'SETUID', 'SETGID'],
+        SecurityOpt: ['no-new-privileges:true'],
+        Tmpfs: { '/tmp': `rw,nosuid,nodev,size=${this.config.tmpSizeMb}m,mode=1777` },
+        Memory: memoryBytes,
+        MemorySwap: memoryBytes,
+        NanoCpus: Math.round(this.config.cpus * 1e9),
+        PidsLimit: this.config.pidsLimit,
+        Init: true,
+        IpcMode: 'private',
+        LogConfig: { Type: 'none', Config: {} },
+      },
+    });
+    await container.start();
+    return container;
+  }
+}
+
+function egressTargets(proxy: EgressProxy): PreparationReport['egress'] {
+  const byTarget = new Map<string, PreparationReport['egress'][number]>();
+  for (const record of proxy.records()) {
+    const target = `${record.host}:${record.port}`;
+    const seen = byTarget.get(target) ?? { target, allowed: record.allowed, reason: record.reason, bytes: 0 };
+    seen.bytes += record.bytesIn + record.bytesOut;
+    byTarget.set(target, seen);
+  }
+  return [...byTarget.values()];
+}
+
+/**
+ * The prepared image keeps what setup produced (node_modules, .venv, build
+ * caches) but not the sources: every job copies its own commit in fresh, so
+ * a file deleted since never lingers. Everything left goes to the sandbox user.
+ */
+async function clearSources(setup: DockerSandbox, workspace: string, config: SandboxConfig): Promise<void> {
+  const { files, folders } = await listTree(workspace);
+  const quote = (path: string) => `'${path.replaceAll("'", "'\\''")}'`;
+  const script = [
+    ...chunk(files.map(quote), 200).map((part) => `rm -f -- ${part.join(' ')}`),
+    // Deepest first, and only the sources' own folders: setup may have made empty ones on purpose.
+    ...chunk(folders.reverse().map(quote), 200).map(
+      (part) => `rmdir --ignore-fail-on-non-empty -- ${part.join(' ')} 2>/dev/null || true`,
+    ),
+    `chown -R ${config.user} .`,
+  ].join('\n');
+  const result = await setup.exec(script, { timeoutSeconds: 600 });
+  if (result.exitCode !== 0)
+    throw new SandboxError(
+      `Could not clear the sources from the prepared environment: ${result.output.slice(0, 500)}`,
+    );
+}
+
+async function listTree(root: string, prefix = ''): Promise<{ files: string[]; folders: string[] }> {
+  const entries = await readdir(join(root, prefix), { withFileTypes: true });
+  const tree = { files: [] as string[], folders: [] as string[] };
+  for (const entry of entries) {
+    const path = prefix ? posix.join(prefix, entry.name) : entry.name;
+    if (!entry.isDirectory()) {
+      tree.files.push(path);
+      continue;
+    }
+    tree.folders.push(path);
+    const inner = await listTree(root, path);
+    tree.files.push(...inner.files);
+    tree.folders.push(...inner.folders);
+  }
+  return tree;
+}
+
+function chunk<T>(items: T[], size: number): T[][] {
+  const parts: T[][] = [];
+  for (let index = 0; index < items.length; index += size) parts.push(items.slice(index, index + size));
+  return parts;
+}

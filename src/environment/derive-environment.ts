@@ -1,0 +1,213 @@
+import { matchJob, substitute, usesSecret } from '../ci-logs/workflow-matrix.js';
+import { findStep, type StepQuery, type WorkflowFiles } from '../ci-logs/workflow-step.js';
+import { parseWorkflow, type WorkflowStep } from '../ci-logs/workflow-yaml.js';
+import { toolchainImage } from './toolchain-images.js';
+
+export interface SetupStep {
+  name: string;
+  run: string;
+  shell: string | null;
+  workingDirectory: string | null;
+  env: Record<string, string>;
+}
+
+export interface ServiceSpec {
+  name: string;
+  image: string;
+  env: Record<string, string>;
+  ports: number[];
+}
+
+export interface SkippedStep {
+  step: string;
+  reason: string;
+}
+
+export interface DerivedEnvironment {
+  image: string | null;
+  imageReason: string;
+  setup: SetupStep[];
+  services: ServiceSpec[];
+  skipped: SkippedStep[];
+}
+
+/**
+ * The failing job's environment, read from its workflow file: `container:`
+ * or the setup-* actions give the image, the `run:` steps before the failing
+ * one become setup commands (matrix values filled in, secrets left out), and
+ * `services:` become sidecars. What cannot be reproduced is listed with why.
+ */
+export function deriveEnvironment(
+  files: WorkflowFiles,
+  query: StepQuery,
+  options: { images?: Record<string, string> } = {},
+): DerivedEnvironment | null {
+  const workflow = parseWorkflow(files.workflow);
+  if (!workflow) return null;
+  const matched = matchJob(workflow, query.job);
+  if (!matched) return null;
+  const { job, matrix } = matched;
+  const failing = findStep(job, query, matrix);
+  const before = job.steps.slice(0, failing === -1 ? job.steps.length : failing);
+  const derived: DerivedEnvironment = { image: null, imageReason: '', setup: [], services: [], skipped: [] };
+  const unresolved = new Set<string>();
+  const fill = (text: string) =>
+    substitute(text, { matrix, env: { ...workflow.env, ...job.env } }, unresolved);
+
+  if (job.container) {
+    derived.image = fill(job.container);
+    derived.imageReason = `the job's container: ${derived.image}`;
+  }
+  for (const [index, step] of before.entries()) {
+    const title = step.name ? fill(step.name) : step.uses ? `uses ${step.uses}` : `step ${index + 1}`;
+    if (step.uses) {
+      useAction(derived, step, title, fill, options.images);
+      continue;
+    }
+    if (!step.run) continue;
+    if (usesSecret(step.run)) {
+      derived.skipped.push({
+        step: title,
+        reason: 'its script uses a secret, which never enters the sandbox',
+      });
+      continue;
+    }
+    derived.setup.push(setupStep(step, title, fill, workflow.env, job.env, job.defaults, workflow.defaults));
+  }
+  derived.services = job.services.map((service) => ({
+    name: service.name,
+    image: fill(service.image),
+    env: Object.fromEntries(
+      Object.entries(service.env)
+        .filter(([, value]) => !usesSecret(value))
+        .map(([key, value]) => [key, fill(value)]),
+    ),
+    ports: service.ports,
+  }));
+  if (!derived.image) derived.imageReason = "no container or setup action: the App's default image";
+  return derived;
+}
+
+function useAction(
+  derived: DerivedEnvironment,
+  step: WorkflowStep,
+  title: string,
+  fill: (text: string) => string,
+  images: Record<string, string> | undefined,
+): void {
+  const action = step.uses!.split('@')[0]!.toLowerCase();
+  if (action === 'actions/checkout') {
+    derived.skipped.push({
+      step: title,
+      reason: 'the workspace is already checked out at the commit under test',
+    });
+    return;
+  }
+  const inputs = Object.fromEntries(Object.entries(step.with).map(([key, value]) => [key, fill(value)]));
+  const toolchain = toolchainImage(action, inputs, images);
+  if (!toolchain) {
+    derived.skipped.push({
+      step: title,
+      reason: `the action ${step.uses} cannot run outside GitHub Actions`,
+    });
+    return;
+  }
+  if (derived.image) {
+    derived.skipped.push({
+      step: title,
+      reason: `toolchain ${toolchain.image} is not in the image ${derived.image}; add a setup command or choose an image`,
+    });
+    return;
+  }
+  derived.image = toolchain.image;
+  derived.imageReason = toolchain.reason;
+}
+
+function setupStep(
+  step: WorkflowStep,
+  title: string,
+  fill: (text: string) => string,
+  workflowEnv: Record<string, string>,
+  jobEnv: Record<string, string>,
+  jobDefaults: { shell: string | null; workingDirectory: string | null },
+  workflowDefaults: { shell: string | null; workingDirectory: string | null },
+): SetupStep {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries({ ...workflowEnv, ...jobEnv, ...step.env }))
+    if (!usesSecret(value)) env[key] = fill(value);
+  const workingDirectory =
+    step.workingDirectory ?? jobDefaults.workingDirectory ?? workflowDefaults.workingDirectory;
+  return {
+    name: title,
+    run: fill(step.run!),
+    shell: step.shell ?? jobDefaults.shell ?? workflowDefaults.shell,
+    workingDirectory: workingDirectory ? fill(workingDirectory) : null,
+    env,
+  };
+}
+
+/** `.devcontainer/devcontainer.json` (JSON with comments): its image or Dockerfile, and postCreateCommand. */
+export function environmentFromDevcontainer(
+  jsonText: string,
+): { image: string | null; dockerfile: string | null; setup: string[]; reason: string } | null {
+  let document: Record<string, unknown>;
+  try {
+    document = JSON.parse(stripJsonComments(jsonText)) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+  if (typeof document !== 'object' || document === null) return null;
+  const build =
+    typeof document.build === 'object' && document.build !== null
+      ? (document.build as Record<string, unknown>)
+      : {};
+  const image = typeof document.image === 'string' ? document.image : null;
+  const dockerfile =
+    typeof build.dockerfile === 'string'
+      ? build.dockerfile
+      : typeof document.dockerFile === 'string'
+        ? document.dockerFile
+        : null;
+  const command = document.postCreateCommand;
+  const setup =
+    typeof command === 'string'
+      ? [command]
+      : Array.isArray(command)
+        ? [command.map(String).join(' ')]
+        : typeof command === 'object' && command !== null
+          ? Object.values(command).map((value) =>
+              Array.isArray(value) ? value.map(String).join(' ') : String(value),
+            )
+          : [];
+  const reason = image ? `image ${image}` : dockerfile ? `Dockerfile ${dockerfile}` : 'no image named';
+  return { image, dockerfile, setup, reason };
+}
+
+/** Comments and trailing commas out, strings left alone. */
+function stripJsonComments(text: string): string {
+  let result = '';
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index]!;
+    if (char === '"') {
+      const end = endOfString(text, index);
+      result += text.slice(index, end);
+      index = end - 1;
+    } else if (char === '/' && text[index + 1] === '/') {
+      while (index < text.length && text[index] !== '\n') index++;
+      result += '\n';
+    } else if (char === '/' && text[index + 1] === '*') {
+      index = text.indexOf('*/', index + 2);
+      if (index === -1) break;
+      index++;
+    } else result += char;
+  }
+  return result.replace(/,(\s*[}\]])/g, '$1');
+}
+
+function endOfString(text: string, start: number): number {
+  for (let index = start + 1; index < text.length; index++) {
+    if (text[index] === '\\') index++;
+    else if (text[index] === '"') return index + 1;
+  }
+  return text.length;
+}

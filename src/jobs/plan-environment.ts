@@ -1,0 +1,134 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { RepoConfig } from '../config/repo-config.js';
+import { type DerivedEnvironment, environmentFromDevcontainer } from '../environment/derive-environment.js';
+import { lockfileDigests } from '../environment/environment-key.js';
+import { checkImageAllowed } from '../environment/image-policy.js';
+import type { EnvironmentRequest, SetupCommand } from '../sandbox/environment.js';
+import type { PreparedTask } from './build-task.js';
+
+export interface EnvironmentPlan {
+  request: EnvironmentRequest;
+  /** Where the environment came from, for the transcript. */
+  source: string;
+}
+
+/**
+ * Chooses a job's environment, first match wins: the repository's
+ * configuration (`setup`, `sandbox.image`), else the failing job's own
+ * workflow (its container or setup-* actions, the run steps before the
+ * failing one, its services), else `.devcontainer/devcontainer.json`, else
+ * the App's image with nothing installed. Steps that cannot be reproduced
+ * are named in the notes with the reason.
+ */
+export async function planEnvironment(
+  config: RepoConfig,
+  task: PreparedTask,
+  checkoutDir: string,
+  operator: { derive: boolean; allowedImages: readonly string[] },
+): Promise<EnvironmentPlan> {
+  const allowedHosts = [...config.sandbox.allowed_hosts];
+  const prepared = operator.derive ? task : { ...task, derived: null };
+  const configured = config.setup.length > 0 || config.sandbox.image !== undefined;
+  if (configured || (!prepared.derived && !(await hasDevcontainer(checkoutDir)))) {
+    const setup = config.setup.map((command): SetupCommand => ({ command }));
+    return {
+      source: configured ? 'the repository configuration (.github/selfdebug.yml)' : "the App's default image",
+      request: {
+        setup,
+        services: [],
+        allowedHosts,
+        lockfiles: await lockfileDigests(checkoutDir, setup),
+        notes: [],
+      },
+    };
+  }
+  if (prepared.derived) {
+    const derived = withAllowedImage(prepared.derived, operator.allowedImages);
+    const setup = derived.setup.map(
+      (step): SetupCommand => ({
+        command: asShell(step.shell, step.run),
+        name: step.name,
+        ...(step.workingDirectory ? { cwd: step.workingDirectory } : {}),
+        env: step.env,
+      }),
+    );
+    const notes = [
+      `environment read from the failing workflow job: ${derived.imageReason}`,
+      ...derived.skipped.map((skipped) => `skipped step "${skipped.step}": ${skipped.reason}`),
+    ];
+    return {
+      source: 'the failing workflow job',
+      request: {
+        ...(derived.image ? { image: derived.image } : {}),
+        setup,
+        services: derived.services.map((service) => ({
+          name: service.name,
+          image: service.image,
+          env: service.env,
+          ports: service.ports,
+        })),
+        allowedHosts,
+        lockfiles: await lockfileDigests(checkoutDir, setup),
+        notes,
+      },
+    };
+  }
+  return devcontainerPlan(checkoutDir, allowedHosts);
+}
+
+/** A derived image the operator does not allow is a suggestion only: the App's image stands in, and the notes say so. */
+function withAllowedImage(derived: DerivedEnvironment, allowedImages: readonly string[]): DerivedEnvironment {
+  if (!derived.image) return derived;
+  try {
+    checkImageAllowed(derived.image, allowedImages);
+    return derived;
+  } catch {
+    return {
+      ...derived,
+      image: null,
+      imageReason: `${derived.imageReason}, which this App does not allow (SELFDEBUG_ALLOWED_IMAGES), so the App's image is used`,
+    };
+  }
+}
+
+async function devcontainerPlan(checkoutDir: string, allowedHosts: string[]): Promise<EnvironmentPlan> {
+  const text = await readFile(join(checkoutDir, '.devcontainer', 'devcontainer.json'), 'utf8');
+  const found = environmentFromDevcontainer(text);
+  const setup = (found?.setup ?? []).map((command): SetupCommand => ({ command, name: 'postCreateCommand' }));
+  const notes = [
+    `environment read from .devcontainer/devcontainer.json: ${found?.reason ?? 'it could not be read'}`,
+  ];
+  if (found?.dockerfile)
+    notes.push(`its Dockerfile (${found.dockerfile}) is not built; the image or the App's default is used`);
+  return {
+    source: '.devcontainer/devcontainer.json',
+    request: {
+      ...(found?.image ? { image: found.image } : {}),
+      setup,
+      services: [],
+      allowedHosts,
+      lockfiles: await lockfileDigests(checkoutDir, setup),
+      notes,
+    },
+  };
+}
+
+async function hasDevcontainer(checkoutDir: string): Promise<boolean> {
+  return readFile(join(checkoutDir, '.devcontainer', 'devcontainer.json')).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Actions runs `bash -eo pipefail` and `sh -e` scripts: a failing line fails the step, here too. */
+function asShell(shell: string | null, run: string): string {
+  const name = (shell ?? 'bash').split(/\s+/)[0] ?? 'bash';
+  if (name === 'bash') return `set -eo pipefail\n${run}`;
+  if (name === 'sh') return `sh -ec ${quote(run)}`;
+  return `${name} -c ${quote(run)}`;
+}
+
+function quote(text: string): string {
+  return `'${text.replaceAll("'", "'\\''")}'`;
+}
