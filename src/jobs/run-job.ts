@@ -116,19 +116,23 @@ export async function runJob(
     checkout.catch(() => {});
 
     const sandboxConfig = jobSandboxConfig(dependencies.sandboxConfig, repoConfig, request);
-    const environment = checkout.then((checkedOut) =>
-      planEnvironment(repoConfig, prepared, checkedOut.dir, {
-        derive: dependencies.appConfig.deriveEnvironment,
-        allowedImages: sandboxConfig.allowedImages,
-      }),
+    const environment = checkout.then(
+      async (checkedOut) =>
+        (
+          await planEnvironment(repoConfig, prepared, checkedOut.dir, {
+            derive: dependencies.appConfig.deriveEnvironment,
+            allowedImages: sandboxConfig.allowedImages,
+          })
+        ).request,
     );
+    // Awaited by the sandbox (a provider may not ask for it); this only keeps an early failure from counting as unhandled.
     environment.catch(() => {});
     const delivery = await withSandbox(
       dependencies.sandboxProviderFor(sandboxConfig),
       {
         jobId: request.id,
         workspace: checkout.then((checkedOut) => checkedOut.dir),
-        environment: environment.then((plan) => plan.request),
+        environment,
         onProgress: (line) =>
           logger.info({ job: request.id, environment: line }, 'preparing the environment'),
         signal,
