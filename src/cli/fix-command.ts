@@ -3,6 +3,7 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { JOB_LABEL } from '../adapters/docker/labels.js';
 import { createSandboxProvider } from '../adapters/sandbox-provider.js';
 import type { Environment } from '../config/read-environment.js';
+import { planEnvironment } from '../environment/plan-environment.js';
 import { ConfigError } from '../errors/config-errors.js';
 import { EnvironmentSetupError } from '../errors/environment-errors.js';
 import { ModelAuthError } from '../errors/model-errors.js';
@@ -19,6 +20,7 @@ import type { Sandbox } from '../sandbox/sandbox.js';
 import { withSandbox } from '../sandbox/with-sandbox.js';
 import { FIX_USAGE, type FixOptions, parseFixOptions, UsageError } from './fix-options.js';
 import { FixProgress } from './fix-progress.js';
+import { type FolderConfig, RepoConfigFileError, readFolderConfig } from './fix-repo-config.js';
 import { createModel, type FixSettings, resolveSettings } from './fix-settings.js';
 import type { OutputStream } from './main.js';
 
@@ -53,7 +55,8 @@ export async function runFix(argv: readonly string[], io: FixIO): Promise<number
     }
     const options = request.options;
     const dir = await existingDirectory(options.dir);
-    const settings = resolveSettings(options, io.env);
+    const folder = await readFolderConfig(dir, io.env);
+    const settings = resolveSettings(options, io.env, folder);
     const model = await createModel(options, settings.model);
     const recorder = options.record === undefined ? undefined : new RecordingModel(model);
     progress = new FixProgress(io.stdout, {
@@ -62,8 +65,10 @@ export async function runFix(argv: readonly string[], io: FixIO): Promise<number
       showCost: settings.prices.inputPerMillion > 0 || settings.prices.outputPerMillion > 0,
     });
     const view = progress;
+    if (folder.path) view.note(`Read ${folder.path}.`);
+    for (const note of folder.notes) view.note(note);
     try {
-      const run = { options, settings, dir, jobId, model: recorder ?? model, progress: view };
+      const run = { options, settings, folder, dir, jobId, model: recorder ?? model, progress: view };
       return await runInSandbox(run, controller.signal);
     } finally {
       if (recorder && options.record !== undefined) {
@@ -90,6 +95,7 @@ export async function runFix(argv: readonly string[], io: FixIO): Promise<number
 interface FixRun {
   options: FixOptions;
   settings: FixSettings;
+  folder: FolderConfig;
   /** Absolute. */
   dir: string;
   jobId: string;
@@ -100,13 +106,26 @@ interface FixRun {
 async function runInSandbox(run: FixRun, signal: AbortSignal): Promise<number> {
   const { options, settings, dir, model, progress } = run;
   const provider = createSandboxProvider(settings.sandbox);
-  return withSandbox(provider, { jobId: run.jobId, workspace: dir, signal }, async (sandbox) => {
+  const environment = await planEnvironment(
+    {
+      // The flags replace the file's setup and image, as they do every other setting.
+      setup: options.setup.length > 0 ? options.setup : run.folder.config.setup,
+      sandbox: { ...run.folder.config.sandbox, image: options.image ?? run.folder.config.sandbox.image },
+    },
+    null,
+    dir,
+    { derive: false, allowedImages: settings.sandbox.allowedImages },
+  );
+  const opening = {
+    jobId: run.jobId,
+    workspace: dir,
+    environment: environment.request,
+    onProgress: (line: string) => progress.note(line),
+    signal,
+  };
+  return withSandbox(provider, opening, async (sandbox) => {
     const result = await runLoop({
-      task: {
-        description: options.description,
-        command: options.command,
-        setupCommands: options.setup,
-      },
+      task: { description: settings.description, command: settings.command },
       limits: settings.limits,
       model,
       sandbox,
@@ -176,6 +195,7 @@ function isSetupProblem(error: unknown): boolean {
   return (
     error instanceof UsageError ||
     error instanceof ConfigError ||
+    error instanceof RepoConfigFileError ||
     error instanceof ModelAuthError ||
     error instanceof EngineUnreachableError ||
     error instanceof ImageNotFoundError ||

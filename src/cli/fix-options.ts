@@ -13,10 +13,11 @@ export type SandboxChoice = 'docker' | 'local';
 
 /** `selfdebug fix` as typed; `undefined` means "not given: keep the environment's setting". */
 export interface FixOptions {
-  command: string;
+  /** Unset when the folder's .github/selfdebug.yml names the command. */
+  command: string | undefined;
   dir: string;
   setup: string[];
-  description: string;
+  description: string | undefined;
   sandbox: SandboxChoice | undefined;
   image: string | undefined;
   maxAttempts: number | undefined;
@@ -35,19 +36,23 @@ const DEFAULT_LIMITS = loopLimitsSchema.parse({});
 const MAX_TIMEOUT_SECONDS = 86_400;
 
 export const FIX_USAGE = [
-  'Usage: selfdebug fix --command "<cmd>" [options]',
+  'Usage: selfdebug fix [--command "<cmd>"] [options]',
   '',
   'Runs <cmd> in a sandbox over a copy of --dir, and while it fails asks the model for a fix,',
   'applies it in the sandbox and runs <cmd> again. Only a fix that makes <cmd> pass is written',
   'back: the changed files into --dir, or a patch into --patch FILE.',
   '',
+  'Settings come from the flags, then --dir/.github/selfdebug.yml (command, setup, sandbox.image,',
+  'sandbox.allowed_hosts, limits), then the environment. Setup runs first with the network only',
+  'through an allowlisting proxy, and the prepared environment is cached for the next run.',
+  '',
   'Options:',
-  '  --command CMD       The command that fails and must pass (required)',
+  '  --command CMD       The command that fails and must pass (default: `command` in the file)',
   '  --dir DIR           The folder with the code (default: the current folder)',
-  '  --setup CMD         A command run once before, e.g. installing dependencies (repeatable)',
+  '  --setup CMD         Installs what the command needs, e.g. "npm ci" (repeatable; replaces `setup`)',
   '  --description TEXT  What is wrong, in your words (default: "The command `CMD` fails.")',
   '  --sandbox KIND      docker (default, isolated) or local (unsafe: your user, your network)',
-  '  --image IMAGE       The Docker image to run in (SELFDEBUG_SANDBOX_IMAGE)',
+  '  --image IMAGE       The Docker image to run in, pulled if missing (SELFDEBUG_SANDBOX_IMAGE)',
   `  --max-attempts N    Fix attempts, 1 to ${MAX_ATTEMPTS_LIMIT} (default ${DEFAULT_LIMITS.maxAttempts})`,
   '  --timeout SECONDS   Time limit for each run of a command (SELFDEBUG_SANDBOX_TIMEOUT_SECONDS)',
   '  --model NAME        The model (SELFDEBUG_MODEL)',
@@ -108,9 +113,6 @@ export function parseFixOptions(argv: readonly string[]): FixRequest {
     return typeof value === 'string' ? value : undefined;
   };
   const command = text('command');
-  if (command === undefined) {
-    throw new UsageError('Missing --command: give the command that fails, e.g. --command "npm test".');
-  }
   const setup = values.setup;
   return {
     kind: 'run',
@@ -118,7 +120,7 @@ export function parseFixOptions(argv: readonly string[]): FixRequest {
       command,
       dir: text('dir') ?? '.',
       setup: Array.isArray(setup) ? setup.filter((value) => typeof value === 'string') : [],
-      description: text('description') ?? `The command \`${command}\` fails.`,
+      description: text('description'),
       sandbox: sandboxChoice(text('sandbox')),
       image: text('image'),
       maxAttempts: maxAttempts(text('max-attempts')),

@@ -3,27 +3,42 @@ import { z } from 'zod';
 import { loadSandboxConfig, parseSandboxConfig } from '../config/load-config.js';
 import { loadModelConfig, type ModelConfig, parseModelConfig } from '../config/model-config.js';
 import type { Environment } from '../config/read-environment.js';
+import { loopLimitsFrom, modelOverrides, sandboxOverrides } from '../config/repo-config.js';
 import type { SandboxConfig } from '../config/sandbox-config.js';
 import { ConfigError } from '../errors/config-errors.js';
 import { type LoopLimits, loopLimitsSchema, type ModelPrices } from '../loop/task.js';
 import type { LanguageModel } from '../model/language-model.js';
 import { type FixOptions, UsageError } from './fix-options.js';
+import type { FolderConfig } from './fix-repo-config.js';
 
-/** Everything `selfdebug fix` runs with, after the environment and the flags are merged and checked. */
+/** Everything `selfdebug fix` runs with, after the environment, the folder's file and the flags are merged and checked. */
 export interface FixSettings {
+  command: string;
+  description: string;
   sandbox: SandboxConfig;
   model: ModelConfig;
   limits: LoopLimits;
   prices: ModelPrices;
 }
 
-/** The environment first, then the flags; every value checked by the same schemas as the App's. */
-export function resolveSettings(options: FixOptions, env: Environment): FixSettings {
-  const source = 'the command-line options';
+/**
+ * The environment first, then the folder's `.github/selfdebug.yml`, then the
+ * flags; every value checked by the same schemas as the App's.
+ */
+export function resolveSettings(options: FixOptions, env: Environment, folder: FolderConfig): FixSettings {
+  const source = folder.path ? `the command-line options and ${folder.path}` : 'the command-line options';
+  const command = options.command ?? folder.config.command;
+  if (command === undefined) {
+    throw new UsageError(
+      'Missing --command: give the command that fails, e.g. --command "npm test" ' +
+        '(or set `command` in .github/selfdebug.yml in that folder).',
+    );
+  }
   const fromEnvironment = loadSandboxConfig(env);
   const sandbox = parseSandboxConfig(
     {
       ...fromEnvironment,
+      ...sandboxOverrides(folder.config),
       ...(options.sandbox === undefined ? {} : { kind: options.sandbox }),
       ...(options.image === undefined ? {} : { image: options.image }),
       ...(options.timeoutSeconds === undefined ? {} : { commandTimeoutSeconds: options.timeoutSeconds }),
@@ -33,18 +48,24 @@ export function resolveSettings(options: FixOptions, env: Environment): FixSetti
   const model = parseModelConfig(
     {
       ...loadModelConfig(env),
+      ...modelOverrides(folder.config),
       ...(options.model === undefined ? {} : { model: options.model }),
       ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
     },
     source,
   );
   const limits = loopLimitsSchema.safeParse({
-    ...(options.maxAttempts === undefined ? {} : { maxAttempts: options.maxAttempts }),
+    ...loopLimitsFrom(
+      folder.config,
+      options.maxAttempts === undefined ? {} : { maxAttempts: options.maxAttempts },
+    ),
     // One per-run time limit for both: the flag, else SELFDEBUG_SANDBOX_TIMEOUT_SECONDS, else its default.
     commandTimeoutSeconds: sandbox.commandTimeoutSeconds,
   });
   if (!limits.success) throw new ConfigError(source, z.prettifyError(limits.error));
   return {
+    command,
+    description: options.description ?? `The command \`${command}\` fails.`,
     sandbox,
     model,
     limits: limits.data,

@@ -13,6 +13,7 @@ import {
   sandboxOverrides,
 } from '../config/repo-config.js';
 import { type SandboxConfig, sandboxConfigSchema } from '../config/sandbox-config.js';
+import { planEnvironment } from '../environment/plan-environment.js';
 import { SelfdebugError } from '../errors/selfdebug-error.js';
 import { type LoopResult, runLoop } from '../loop/run-loop.js';
 import { loopLimitsSchema } from '../loop/task.js';
@@ -28,7 +29,6 @@ import { buildTask, type PreparedTask } from './build-task.js';
 import { JobRefusedError } from './job-errors.js';
 import { JobReporter } from './job-reporter.js';
 import type { JobRequest } from './job-request.js';
-import { planEnvironment } from './plan-environment.js';
 import { type JobTarget, resolveTarget } from './resolve-target.js';
 
 export interface JobRunnerDependencies {
@@ -119,7 +119,7 @@ export async function runJob(
     const environment = checkout.then(
       async (checkedOut) =>
         (
-          await planEnvironment(repoConfig, prepared, checkedOut.dir, {
+          await planEnvironment(repoConfig, prepared.derived, checkedOut.dir, {
             derive: dependencies.appConfig.deriveEnvironment,
             allowedImages: sandboxConfig.allowedImages,
           })

@@ -1,9 +1,12 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { access, readdir, readFile, writeFile } from 'node:fs/promises';
+import { access, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import Docker from 'dockerode';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ENVIRONMENT_LABEL } from '../../src/adapters/docker/environment-cache.js';
+import { generatedPackages, PackageIndex } from '../fakes/package-index.js';
 import { describeWithDocker, TEST_IMAGE } from '../helpers/docker.js';
 import { type FakeOpenAIServer, startFakeOpenAIServer } from '../helpers/fake-openai-server.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
@@ -115,6 +118,21 @@ function runCli(args: string[], env: Record<string, string>): Promise<CliResult>
   return startCli(args, env).result;
 }
 
+/** Removes the prepared-environment images whose keys start with these prefixes. */
+async function removePreparedEnvironments(prefixes: string[]): Promise<void> {
+  if (prefixes.length === 0) return;
+  const docker = new Docker();
+  const images = await docker.listImages({ filters: { label: [ENVIRONMENT_LABEL] } });
+  for (const image of images) {
+    const key = image.Labels?.[ENVIRONMENT_LABEL] ?? '';
+    if (prefixes.some((prefix) => key.startsWith(prefix)))
+      await docker
+        .getImage(image.Id)
+        .remove({ force: true })
+        .catch(() => {});
+  }
+}
+
 async function listFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true });
   return entries.map(String).sort();
@@ -211,6 +229,53 @@ describe('selfdebug fix (local sandbox)', () => {
     expect(result.stdout).toContain('tool read_file path=stats.py');
     expect(await readFile(join(dir, 'stats.py'), 'utf8')).toBe(FIXED_STATS);
     expect(await listFiles(dir)).toEqual(['numbers_data.py', 'stats.py']);
+  });
+
+  it('takes the command and setup from the folder’s .github/selfdebug.yml, within the same ceilings as the App', async () => {
+    const dir = await tempDir('selfdebug-e2e-project-');
+    await writeFile(join(dir, 'stats.py'), BROKEN_STATS);
+    await mkdir(join(dir, '.github'));
+    await writeFile(
+      join(dir, '.github', 'selfdebug.yml'),
+      [
+        'command: python3 stats.py',
+        'setup:',
+        // The setup writes a module the command imports: without it, the reproduction would fail differently.
+        `  - python3 -c "open('numbers_data.py', 'w').write('''${NUMBERS_DATA.replaceAll('\n', '\\n')}''')"`,
+        'sandbox:',
+        '  network: host',
+        '',
+      ].join('\n'),
+    );
+    const replay = join(await tempDir('selfdebug-e2e-files-'), 'session.json');
+    await writeFile(replay, JSON.stringify({ responses: [{ json: fixProposal }, { json: reflection }] }));
+    const result = await runCli(['--dir', dir, '--sandbox', 'local', '--replay', replay], cleanEnvironment());
+
+    expect(result.stderr).not.toContain('selfdebug fix:');
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain('Read .github/selfdebug.yml.');
+    expect(result.stdout).toContain('`sandbox.network: host` is not allowed');
+    expect(result.stdout).toMatch(/setup: .*numbers_data\.py/);
+    expect(result.stdout).toContain("NameError: name 'statistics' is not defined");
+    expect(await readFile(join(dir, 'stats.py'), 'utf8')).toBe(FIXED_STATS);
+    // What setup made stays in the sandbox: only the edited file comes back.
+    expect(await listFiles(dir)).toEqual(['.github', '.github/selfdebug.yml', 'stats.py']);
+  });
+
+  it('exits 2 and names the line when the folder’s .github/selfdebug.yml is invalid', async () => {
+    const dir = await tempDir('selfdebug-e2e-project-');
+    await mkdir(join(dir, '.github'));
+    await writeFile(join(dir, '.github', 'selfdebug.yml'), 'command: make\nmax_atempts: 3\n');
+    const result = await runCli(
+      ['--dir', dir, '--sandbox', 'local', '--replay', '/dev/null'],
+      cleanEnvironment(),
+    );
+
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('.github/selfdebug.yml` is not valid');
+    expect(result.stderr).toContain('max_atempts');
+    expect(result.stderr).toContain('max_attempts');
+    expect(result.stdout).toBe('');
   });
 
   it('records a session with --record that --replay plays back on a fresh copy', async () => {
@@ -397,6 +462,82 @@ describeWithDocker('selfdebug fix (Docker sandbox)', () => {
       'Bearer test-key',
       'Bearer test-key',
     ]);
+  });
+
+  it('installs the setup of .github/selfdebug.yml through the proxy, and reuses the prepared environment next time', async () => {
+    // Listening on 127.0.0.2, which NO_PROXY does not cover: pip must go through the proxy to reach it.
+    const index = await PackageIndex.start({ packages: generatedPackages(2), host: '127.0.0.2' });
+    const cacheDir = await tempDir('selfdebug-e2e-cache-');
+    const made: string[] = [];
+    try {
+      const env = cleanEnvironment({
+        SELFDEBUG_SANDBOX_IMAGE: TEST_IMAGE,
+        SELFDEBUG_EGRESS_HOSTS: `127.0.0.2:${index.port}`,
+        SELFDEBUG_EGRESS_TRUSTED_HOSTS: '127.0.0.2',
+        SELFDEBUG_ENVIRONMENT_CACHE_DIR: cacheDir,
+      });
+      const project = async () => {
+        const dir = await tempDir('selfdebug-e2e-project-');
+        await writeFile(join(dir, 'requirements.txt'), 'sdpkg-001\n');
+        await writeFile(join(dir, 'app.py'), 'import sdpkg_001\n\nprint(sdpkg_001.helo())\n');
+        await mkdir(join(dir, '.github'));
+        await writeFile(
+          join(dir, '.github', 'selfdebug.yml'),
+          [
+            'command: .venv/bin/python app.py',
+            'setup:',
+            `  - python3 -m venv .venv && .venv/bin/pip install -q --no-cache-dir --disable-pip-version-check --trusted-host 127.0.0.2 --index-url ${index.url('127.0.0.2')} -r requirements.txt`,
+            '',
+          ].join('\n'),
+        );
+        const replay = join(dir, '..', `${Date.now()}-session.json`);
+        await writeFile(
+          replay,
+          JSON.stringify({
+            responses: [
+              {
+                json: {
+                  analysis: 'app.py calls helo, but the package names the function hello.',
+                  edits: [{ path: 'app.py', search: 'helo()', replace: 'hello()' }],
+                },
+              },
+              { json: reflection },
+            ],
+          }),
+        );
+        return { dir, replay };
+      };
+
+      const first = await project();
+      const cold = await runCli(['--dir', first.dir, '--replay', first.replay], env);
+      expect(cold.stderr).not.toContain('selfdebug fix:');
+      expect(cold.exitCode).toBe(0);
+      expect(cold.stdout).toContain(`setup reached 1 host`);
+      expect(cold.stdout).toMatch(/environment prepared and saved: key [0-9a-f]{12}/);
+      expect(cold.stdout).toContain("AttributeError: module 'sdpkg_001' has no attribute 'helo'");
+      expect(await readFile(join(first.dir, 'app.py'), 'utf8')).toContain('sdpkg_001.hello()');
+      const key = /environment prepared and saved: key ([0-9a-f]{12})/.exec(cold.stdout)![1]!;
+      made.push(key);
+      const downloads = index.requests.filter((request) => request.path.startsWith('/files/')).length;
+      expect(downloads).toBe(1);
+
+      const second = await project();
+      const cached = await runCli(['--dir', second.dir, '--replay', second.replay], env);
+      expect(cached.exitCode).toBe(0);
+      expect(cached.stdout).toContain(`environment reused: key ${key}`);
+      expect(cached.stdout).toContain('setup skipped');
+      expect(index.requests.filter((request) => request.path.startsWith('/files/'))).toHaveLength(downloads);
+      expect(await readFile(join(second.dir, 'app.py'), 'utf8')).toContain('sdpkg_001.hello()');
+      expect(await listFiles(second.dir)).toEqual([
+        '.github',
+        '.github/selfdebug.yml',
+        'app.py',
+        'requirements.txt',
+      ]);
+    } finally {
+      await index.close();
+      await removePreparedEnvironments(made);
+    }
   });
 
   it('exits 2 with what to do when the image is missing', async () => {

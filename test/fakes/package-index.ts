@@ -86,7 +86,8 @@ export class PackageIndex {
     return `http://${hostname}:${this.port}/simple/`;
   }
 
-  static async start(options: { packages: IndexPackage[] }): Promise<PackageIndex> {
+  /** `host` is where it listens: another loopback address (127.0.0.2) is one that NO_PROXY does not cover. */
+  static async start(options: { packages: IndexPackage[]; host?: string }): Promise<PackageIndex> {
     const dir = await mkdtemp(join(tmpdir(), 'selfdebug-index-'));
     if (options.packages.length > 0) {
       const child = run('python3', ['-c', WHEEL_BUILDER, dir]);
@@ -109,7 +110,7 @@ export class PackageIndex {
         response.end(body);
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => server.listen(0, options.host ?? '127.0.0.1', resolve));
     index = new PackageIndex(server, dir);
     return index;
   }

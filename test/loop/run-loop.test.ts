@@ -153,15 +153,16 @@ describe('runLoop', () => {
   });
 
   it('treats a command that times out as a failure it can fix', async () => {
-    const sandbox = await sandboxWith({ 'app.py': 'import time\ntime.sleep(30)\n' });
+    const sandbox = await sandboxWith({ 'app.py': 'import time\ntime.sleep(3600)\n' });
     const model = new ScriptedModel([
-      fix('remove the sleep', [{ path: 'app.py', search: 'time.sleep(30)', replace: 'pass' }]),
+      fix('remove the sleep', [{ path: 'app.py', search: 'time.sleep(3600)', replace: 'pass' }]),
       reflect(),
     ]);
-    const result = await runLoop({ task, limits: limits({ commandTimeoutSeconds: 1 }), model, sandbox });
+    // The limit leaves the fixed run seconds to start Python on a loaded machine; the broken one never ends.
+    const result = await runLoop({ task, limits: limits({ commandTimeoutSeconds: 5 }), model, sandbox });
     const [reproduced] = eventsOf(result.events, 'reproduced');
-    expect(reproduced?.runs[0]).toMatchObject({ exitCode: 124, reason: 'timed out after 1 s' });
-    expect(model.calls[0]?.messages[1]?.content).toContain('exit code 124 (timed out after 1 s)');
+    expect(reproduced?.runs[0]).toMatchObject({ exitCode: 124, reason: 'timed out after 5 s' });
+    expect(model.calls[0]?.messages[1]?.content).toContain('exit code 124 (timed out after 5 s)');
     expect(result.outcome).toBe('fixed');
   });
 

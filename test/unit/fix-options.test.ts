@@ -2,9 +2,11 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type FixOptions, parseFixOptions, UsageError } from '../../src/cli/fix-options.js';
+import type { FolderConfig } from '../../src/cli/fix-repo-config.js';
 import { resolveSettings } from '../../src/cli/fix-settings.js';
 import { run } from '../../src/cli/main.js';
 import { parseArguments } from '../../src/cli/parse-arguments.js';
+import { defaultRepoConfig, parseRepoConfigText } from '../../src/config/repo-config.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
 
@@ -51,7 +53,7 @@ describe('parseFixOptions', () => {
       command: 'python3 stats.py',
       dir: '.',
       setup: [],
-      description: 'The command `python3 stats.py` fails.',
+      description: undefined,
       sandbox: undefined,
       image: undefined,
       maxAttempts: undefined,
@@ -122,7 +124,6 @@ describe('parseFixOptions', () => {
   });
 
   it.each([
-    [[], 'Missing --command'],
     [['--command'], 'Option "--command" needs a value'],
     [
       ['--command', '--dir', 'x'],
@@ -158,19 +159,33 @@ describe('parseFixOptions', () => {
   });
 });
 
+const NO_FILE: FolderConfig = { config: defaultRepoConfig, path: null, notes: [] };
+
+function folderWith(yaml: string): FolderConfig {
+  const parsed = parseRepoConfigText(yaml);
+  if (!parsed.ok) throw new Error(parsed.message);
+  return { config: parsed.config, path: '.github/selfdebug.yml', notes: [] };
+}
+
 describe('resolveSettings', () => {
   const base = optionsOf(['--command', 'make']);
 
   it('starts from the environment', () => {
-    const settings = resolveSettings(base, {
-      SELFDEBUG_SANDBOX: 'local',
-      SELFDEBUG_SANDBOX_IMAGE: 'mine:1',
-      SELFDEBUG_SANDBOX_TIMEOUT_SECONDS: '42',
-      SELFDEBUG_MODEL: 'gpt-4.1',
-      SELFDEBUG_MODEL_BASE_URL: 'http://127.0.0.1:8000/v1',
-      SELFDEBUG_MODEL_PRICE_INPUT: '2',
-      SELFDEBUG_MODEL_PRICE_OUTPUT: '8',
-    });
+    const settings = resolveSettings(
+      base,
+      {
+        SELFDEBUG_SANDBOX: 'local',
+        SELFDEBUG_SANDBOX_IMAGE: 'mine:1',
+        SELFDEBUG_SANDBOX_TIMEOUT_SECONDS: '42',
+        SELFDEBUG_MODEL: 'gpt-4.1',
+        SELFDEBUG_MODEL_BASE_URL: 'http://127.0.0.1:8000/v1',
+        SELFDEBUG_MODEL_PRICE_INPUT: '2',
+        SELFDEBUG_MODEL_PRICE_OUTPUT: '8',
+      },
+      NO_FILE,
+    );
+    expect(settings.command).toBe('make');
+    expect(settings.description).toBe('The command `make` fails.');
     expect(settings.sandbox).toMatchObject({ kind: 'local', image: 'mine:1', commandTimeoutSeconds: 42 });
     expect(settings.model).toMatchObject({ model: 'gpt-4.1', baseUrl: 'http://127.0.0.1:8000/v1' });
     expect(settings.limits).toMatchObject({ maxAttempts: 5, commandTimeoutSeconds: 42 });
@@ -194,13 +209,17 @@ describe('resolveSettings', () => {
       '--base-url',
       'http://127.0.0.1:11434/v1',
     ]);
-    const settings = resolveSettings(options, {
-      SELFDEBUG_SANDBOX: 'local',
-      SELFDEBUG_SANDBOX_IMAGE: 'mine:1',
-      SELFDEBUG_SANDBOX_TIMEOUT_SECONDS: '42',
-      SELFDEBUG_MODEL: 'gpt-4.1',
-      OPENAI_BASE_URL: 'https://api.openai.com/v1',
-    });
+    const settings = resolveSettings(
+      options,
+      {
+        SELFDEBUG_SANDBOX: 'local',
+        SELFDEBUG_SANDBOX_IMAGE: 'mine:1',
+        SELFDEBUG_SANDBOX_TIMEOUT_SECONDS: '42',
+        SELFDEBUG_MODEL: 'gpt-4.1',
+        OPENAI_BASE_URL: 'https://api.openai.com/v1',
+      },
+      NO_FILE,
+    );
     expect(settings.sandbox).toMatchObject({
       kind: 'docker',
       image: 'selfdebug-executor:test',
@@ -212,9 +231,70 @@ describe('resolveSettings', () => {
   });
 
   it('names the variable behind a bad environment value', () => {
-    expect(() => resolveSettings(base, { SELFDEBUG_SANDBOX_MEMORY_MB: 'lots' })).toThrow(ConfigError);
-    expect(() => resolveSettings(base, { SELFDEBUG_SANDBOX_MEMORY_MB: 'lots' })).toThrow(
+    expect(() => resolveSettings(base, { SELFDEBUG_SANDBOX_MEMORY_MB: 'lots' }, NO_FILE)).toThrow(
+      ConfigError,
+    );
+    expect(() => resolveSettings(base, { SELFDEBUG_SANDBOX_MEMORY_MB: 'lots' }, NO_FILE)).toThrow(
       'SELFDEBUG_SANDBOX_MEMORY_MB',
+    );
+  });
+
+  const file = folderWith(
+    [
+      'command: python3 -m pytest -q',
+      'max_attempts: 3',
+      'sandbox:',
+      '  image: python:3.12-bookworm',
+      '  timeout_seconds: 30',
+      '  memory_mb: 1024',
+      'model:',
+      '  name: file-model',
+      '',
+    ].join('\n'),
+  );
+
+  it('takes the command, image, limits and model from the folder’s .github/selfdebug.yml over the environment', () => {
+    const settings = resolveSettings(
+      optionsOf([]),
+      {
+        SELFDEBUG_SANDBOX_IMAGE: 'mine:1',
+        SELFDEBUG_MODEL: 'gpt-4.1',
+        SELFDEBUG_SANDBOX_TIMEOUT_SECONDS: '42',
+      },
+      file,
+    );
+    expect(settings.command).toBe('python3 -m pytest -q');
+    expect(settings.description).toBe('The command `python3 -m pytest -q` fails.');
+    expect(settings.sandbox).toMatchObject({
+      image: 'python:3.12-bookworm',
+      memoryMb: 1024,
+      commandTimeoutSeconds: 30,
+    });
+    expect(settings.limits).toMatchObject({ maxAttempts: 3, commandTimeoutSeconds: 30 });
+    expect(settings.model.model).toBe('file-model');
+  });
+
+  it('lets the flags override the folder’s file', () => {
+    const options = optionsOf([
+      '--command',
+      'make',
+      '--image',
+      'flag:1',
+      '--max-attempts',
+      '4',
+      '--timeout',
+      '9',
+    ]);
+    const settings = resolveSettings(options, {}, file);
+    expect(settings.command).toBe('make');
+    expect(settings.sandbox).toMatchObject({ image: 'flag:1', commandTimeoutSeconds: 9 });
+    expect(settings.limits).toMatchObject({ maxAttempts: 4, commandTimeoutSeconds: 9 });
+  });
+
+  it('asks for a command when neither the flags nor the file give one', () => {
+    expect(() => resolveSettings(optionsOf([]), {}, NO_FILE)).toThrow(UsageError);
+    expect(() => resolveSettings(optionsOf([]), {}, NO_FILE)).toThrow(
+      /Missing --command: .*or set `command` in \.github\/selfdebug\.yml/,
     );
   });
 });
@@ -225,7 +305,7 @@ describe('selfdebug fix: problems found before anything runs exit 2', () => {
   it('prints its own help and exits 0', async () => {
     const result = await runFixCaptured(['--help']);
     expect(result.exitCode).toBe(0);
-    expect(result.stdout).toMatch(/^Usage: selfdebug fix --command "<cmd>"/);
+    expect(result.stdout).toMatch(/^Usage: selfdebug fix \[--command "<cmd>"\]/);
     expect(result.stdout).toContain('--max-attempts N');
     expect(result.stderr).toBe('');
   });

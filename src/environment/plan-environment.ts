@@ -1,11 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RepoConfig } from '../config/repo-config.js';
-import { type DerivedEnvironment, environmentFromDevcontainer } from '../environment/derive-environment.js';
-import { lockfileDigests } from '../environment/environment-key.js';
-import { checkImageAllowed } from '../environment/image-policy.js';
 import type { EnvironmentRequest, SetupCommand } from '../sandbox/environment.js';
-import type { PreparedTask } from './build-task.js';
+import { type DerivedEnvironment, environmentFromDevcontainer } from './derive-environment.js';
+import { lockfileDigests } from './environment-key.js';
+import { checkImageAllowed } from './image-policy.js';
 
 export interface EnvironmentPlan {
   request: EnvironmentRequest;
@@ -22,15 +21,15 @@ export interface EnvironmentPlan {
  * are named in the notes with the reason.
  */
 export async function planEnvironment(
-  config: RepoConfig,
-  task: PreparedTask,
+  config: Pick<RepoConfig, 'setup' | 'sandbox'>,
+  derivedFromWorkflow: DerivedEnvironment | null | undefined,
   checkoutDir: string,
   operator: { derive: boolean; allowedImages: readonly string[] },
 ): Promise<EnvironmentPlan> {
   const allowedHosts = [...config.sandbox.allowed_hosts];
-  const prepared = operator.derive ? task : { ...task, derived: null };
+  const derived = operator.derive ? (derivedFromWorkflow ?? null) : null;
   const configured = config.setup.length > 0 || config.sandbox.image !== undefined;
-  if (configured || (!prepared.derived && !(await hasDevcontainer(checkoutDir)))) {
+  if (configured || (!derived && !(await hasDevcontainer(checkoutDir)))) {
     const setup = config.setup.map((command): SetupCommand => ({ command }));
     return {
       source: configured ? 'the repository configuration (.github/selfdebug.yml)' : "the App's default image",
@@ -43,38 +42,45 @@ export async function planEnvironment(
       },
     };
   }
-  if (prepared.derived) {
-    const derived = withAllowedImage(prepared.derived, operator.allowedImages);
-    const setup = derived.setup.map(
-      (step): SetupCommand => ({
-        command: asShell(step.shell, step.run),
-        name: step.name,
-        ...(step.workingDirectory ? { cwd: step.workingDirectory } : {}),
-        env: step.env,
-      }),
-    );
-    const notes = [
-      `environment read from the failing workflow job: ${derived.imageReason}`,
-      ...derived.skipped.map((skipped) => `skipped step "${skipped.step}": ${skipped.reason}`),
-    ];
-    return {
-      source: 'the failing workflow job',
-      request: {
-        ...(derived.image ? { image: derived.image } : {}),
-        setup,
-        services: derived.services.map((service) => ({
-          name: service.name,
-          image: service.image,
-          env: service.env,
-          ports: service.ports,
-        })),
-        allowedHosts,
-        lockfiles: await lockfileDigests(checkoutDir, setup),
-        notes,
-      },
-    };
+  if (derived) {
+    return derivedPlan(withAllowedImage(derived, operator.allowedImages), checkoutDir, allowedHosts);
   }
   return devcontainerPlan(checkoutDir, allowedHosts);
+}
+
+async function derivedPlan(
+  derived: DerivedEnvironment,
+  checkoutDir: string,
+  allowedHosts: string[],
+): Promise<EnvironmentPlan> {
+  const setup = derived.setup.map(
+    (step): SetupCommand => ({
+      command: asShell(step.shell, step.run),
+      name: step.name,
+      ...(step.workingDirectory ? { cwd: step.workingDirectory } : {}),
+      env: step.env,
+    }),
+  );
+  const notes = [
+    `environment read from the failing workflow job: ${derived.imageReason}`,
+    ...derived.skipped.map((skipped) => `skipped step "${skipped.step}": ${skipped.reason}`),
+  ];
+  return {
+    source: 'the failing workflow job',
+    request: {
+      ...(derived.image ? { image: derived.image } : {}),
+      setup,
+      services: derived.services.map((service) => ({
+        name: service.name,
+        image: service.image,
+        env: service.env,
+        ports: service.ports,
+      })),
+      allowedHosts,
+      lockfiles: await lockfileDigests(checkoutDir, setup),
+      notes,
+    },
+  };
 }
 
 /** A derived image the operator does not allow is a suggestion only: the App's image stands in, and the notes say so. */

@@ -1,0 +1,54 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { loadAppConfig } from '../config/app-config.js';
+import type { Environment } from '../config/read-environment.js';
+import {
+  applyOperatorCeilings,
+  defaultRepoConfig,
+  parseRepoConfigText,
+  REPO_CONFIG_PATH,
+  type RepoConfig,
+} from '../config/repo-config.js';
+import { SelfdebugError } from '../errors/selfdebug-error.js';
+
+/** `.github/selfdebug.yml` in the folder is invalid; the message is the file's own report, with what to fix. */
+export class RepoConfigFileError extends SelfdebugError {
+  constructor(message: string) {
+    super('config', message);
+  }
+}
+
+export interface FolderConfig {
+  config: RepoConfig;
+  /** Where it was read from (relative to the folder), or null when the folder has none. */
+  path: string | null;
+  /** One sentence per setting the operator's ceilings changed (host network, memory, hosts). */
+  notes: string[];
+}
+
+const CANDIDATES = [REPO_CONFIG_PATH, '.github/selfdebug.yaml'];
+
+/**
+ * The same `.github/selfdebug.yml` the App reads, from the folder being
+ * fixed: a project configured for the App runs the same way on the command
+ * line. The file comes with the code, so the same ceilings apply as in the
+ * App (SELFDEBUG_ALLOW_HOST_NETWORK, SELFDEBUG_MAX_MEMORY_MB, …): a folder
+ * someone else wrote cannot hand itself the host's network.
+ */
+export async function readFolderConfig(dir: string, env: Environment): Promise<FolderConfig> {
+  for (const path of CANDIDATES) {
+    const text = await readFile(join(dir, path), 'utf8').catch(() => null);
+    if (text === null) continue;
+    const parsed = parseRepoConfigText(text, path);
+    if (!parsed.ok)
+      throw new RepoConfigFileError(plainText(parsed.message).replace('on the default branch ', ''));
+    const { config, notes } = applyOperatorCeilings(parsed.config, loadAppConfig(env));
+    return { config, path, notes: notes.map(plainText) };
+  }
+  return { config: defaultRepoConfig, path: null, notes: [] };
+}
+
+/** The file's messages are Markdown for GitHub comments; a terminal shows them without the emphasis. */
+function plainText(markdown: string): string {
+  return markdown.replace(/\*\*/g, '');
+}
