@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { benchContext } from './context.js';
 import { benchEndToEnd } from './e2e.js';
+import { benchEnvironment } from './environment.js';
 import { benchExcerpt } from './excerpt.js';
 import { benchQueue } from './queue.js';
 import { benchSandbox } from './sandbox.js';
@@ -19,16 +20,26 @@ const benches: Record<string, () => Promise<string>> = {
   excerpt: benchExcerpt,
   queue: benchQueue,
   e2e: benchEndToEnd,
+  environment: benchEnvironment,
 };
 
+const machine = `${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 const only = process.argv.slice(2);
 const sections = new Map<string, string>();
 for (const [name, bench] of Object.entries(benches)) {
   if (only.length > 0 && !only.includes(name)) continue;
   process.stderr.write(`running bench/${name}…\n`);
-  const section = await bench();
+  const section = stamped(await bench());
   process.stdout.write(`${section}\n\n`);
   sections.set(name, section);
+}
+
+/** Each section says when and where it was measured, since a partial run keeps the others as they were. */
+function stamped(section: string): string {
+  const [heading, ...rest] = section.split('\n');
+  return [heading, '', `_Measured on ${new Date().toISOString().slice(0, 10)}: ${machine}._`, ...rest].join(
+    '\n',
+  );
 }
 
 // A partial run (`npm run bench -- excerpt`) replaces only its own sections and keeps the others' figures.
@@ -44,11 +55,10 @@ const ordered = Object.keys(benches)
   .map((name) => sections.get(name) ?? kept.get(name))
   .filter((section): section is string => section !== undefined);
 
-const machine = `${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 const document = [
   '# Benchmarks',
   '',
-  `Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${machine}.`,
+  'Written by `npm run bench`; each section names the day and the machine it was measured on.',
   'Every figure has its baseline measured in the same run; ratios are ours ÷ baseline.',
   '',
   ...ordered.flatMap((section) => [section, '']),

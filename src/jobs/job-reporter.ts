@@ -155,6 +155,29 @@ export class JobReporter {
     }
   }
 
+  /**
+   * A job stopped before its loop could say so (while the sandbox opened or
+   * the environment was prepared): the status shows it as cancelled, with
+   * who stopped it, as when the loop itself ends cancelled.
+   */
+  async cancel(reason: string): Promise<void> {
+    await this.caughtUp();
+    const view = this.view();
+    if (!view.finished) {
+      this.events.push({
+        type: 'finished',
+        outcome: 'cancelled',
+        reason,
+        attempts: view.attempts.length,
+        diff: '',
+        changedFiles: [],
+        total: view.total,
+        durationMs: 0,
+      });
+    }
+    await this.finish({});
+  }
+
   /** A job that cannot run as asked: one comment (or check run) saying why. */
   async refuse(message: string, headSha: string | null): Promise<void> {
     await this.caughtUp();

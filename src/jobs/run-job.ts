@@ -26,7 +26,7 @@ import { workspacePath } from '../sandbox/workspace-path.js';
 import type { Logger } from '../util/logger.js';
 import type { Workspace, WorkspaceProvider } from '../workspace/workspace.js';
 import { buildTask, type PreparedTask } from './build-task.js';
-import { JobRefusedError } from './job-errors.js';
+import { JobCancelledError, JobRefusedError } from './job-errors.js';
 import { JobReporter } from './job-reporter.js';
 import type { JobRequest } from './job-request.js';
 import { type JobTarget, resolveTarget } from './resolve-target.js';
@@ -176,6 +176,10 @@ export async function runJob(
     if (error instanceof JobRefusedError) {
       await reporter.refuse(error.message, target?.headSha ?? request.headSha);
       return { view: reporter.view(), problem: { kind: 'refused', message: error.message } };
+    }
+    if (error instanceof JobCancelledError && target !== null) {
+      await reporter.cancel(error.message);
+      return { view: reporter.view(), problem: null };
     }
     const message = error instanceof SelfdebugError ? error.message : `Unexpected error: ${String(error)}`;
     logger.error({ job: request.id, error: String(error) }, 'job failed');

@@ -6,6 +6,7 @@ import { LocalSandboxProvider } from '../../src/adapters/local/local-sandbox-pro
 import { loadAppConfig } from '../../src/config/app-config.js';
 import { parseSandboxConfig } from '../../src/config/load-config.js';
 import { parseModelConfig } from '../../src/config/model-config.js';
+import { JobCancelledError } from '../../src/jobs/job-errors.js';
 import type { JobRequest } from '../../src/jobs/job-request.js';
 import { type JobRunnerDependencies, runJob } from '../../src/jobs/run-job.js';
 import { type ScriptedAnswer, ScriptedModel } from '../../src/model/scripted-model.js';
@@ -135,6 +136,32 @@ describe('runJob', () => {
       host.commentsOn(13).some((body) => body.includes('<!-- selfdebug:final job=22222222-bbbb -->')),
     ).toBe(true);
     expect(host.checkRuns[0]).toMatchObject({ status: 'completed', conclusion: 'failure' });
+  });
+
+  it('shows a job stopped while its sandbox opens as cancelled, with who stopped it', async () => {
+    const { host, model, dependencies } = setup([]);
+    const controller = new AbortController();
+    const stopping: JobRunnerDependencies = {
+      ...dependencies,
+      sandboxProviderFor: () => ({
+        kind: 'local',
+        // The stop arrives while the sandbox is still being prepared, before the loop could see it.
+        open: async () => {
+          controller.abort(new JobCancelledError('stopped by @octocat'));
+          throw controller.signal.reason;
+        },
+      }),
+    };
+    const result = await runJob(mentionRequest('44444444-dddd', 15), controller.signal, stopping);
+    expect(result.view?.finished).toMatchObject({ outcome: 'cancelled', reason: 'stopped by @octocat' });
+    const status = host
+      .commentsOn(15)
+      .find((body) => body.includes('<!-- selfdebug:status job=44444444-dddd -->'));
+    expect(status).toMatch(/cancelled/i);
+    expect(status).toContain('stopped by @');
+    expect(host.checkRuns[0]).toMatchObject({ status: 'completed' });
+    expect(model.calls).toHaveLength(0);
+    expect(host.pulls).toHaveLength(0);
   });
 
   it('answers an invalid configuration with one comment, and runs nothing', async () => {

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -119,8 +120,8 @@ export class AppProcess {
     const deadline = Date.now() + 60_000;
     for (;;) {
       if (!child.running) throw new Error(`the App exited at start-up\n${child.tail()}`);
-      const ready = await fetch(`${url}/ping`).then(
-        (response) => response.ok,
+      const ready = await requestOnce(`${url}/ping`, 'GET', {}, '').then(
+        (response) => response.status === 200,
         () => false,
       );
       if (ready) return new AppProcess(child, url, settings.webhookSecret);
@@ -141,9 +142,10 @@ export class AppProcess {
     const body = JSON.stringify(payload);
     const signature = `sha256=${createHmac('sha256', this.secret).update(body).digest('hex')}`;
     const started = performance.now();
-    const response = await fetch(`${this.url}/api/github/webhooks`, {
-      method: 'POST',
-      headers: {
+    const response = await requestOnce(
+      `${this.url}/api/github/webhooks`,
+      'POST',
+      {
         'content-type': 'application/json',
         'x-github-event': event,
         'x-github-delivery': id,
@@ -151,10 +153,35 @@ export class AppProcess {
         'user-agent': 'GitHub-Hookshot/e2e',
       },
       body,
-    });
-    await response.text();
+    );
     return { status: response.status, ms: performance.now() - started, id };
   }
+}
+
+/**
+ * One request on a connection of its own, as GitHub delivers webhooks. A
+ * pooled keep-alive connection can be closed by the server at the moment it
+ * is reused (its idle timer fires as the request goes out), which fails the
+ * request with "other side closed" through no fault of the App.
+ */
+function requestOnce(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { method, headers, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+      );
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
 }
 
 /** `selfdebug worker` as a separate process. */
