@@ -1,10 +1,13 @@
 import type { Context, Probot } from 'probot';
+import type { z } from 'zod';
 import type { AppDependencies } from './dependencies.js';
 import { handleMention } from './handle-mention.js';
 import { handlePush } from './handle-push.js';
 import { handleReview } from './handle-review.js';
 import { handleWorkflowRun } from './handle-workflow-run.js';
 import { InFlight } from './in-flight.js';
+import * as payloads from './payload-schemas.js';
+import { rejectNonObjectBodies } from './reject-non-object-bodies.js';
 
 export interface RegisterOptions {
   /**
@@ -34,12 +37,23 @@ export function registerHandlers(
 ): InFlight {
   const inFlight = new InFlight();
   activity.set(app, inFlight);
+  rejectNonObjectBodies(app.webhooks);
   const guarded =
     <C extends Context>(
       name: string,
+      schema: z.ZodType,
       handler: (context: C, dependencies: AppDependencies) => Promise<void>,
     ) =>
     async (context: C) => {
+      // A malformed payload is dropped here, answered 200 like any delivery we do not act on: GitHub would only redeliver it.
+      const checked = schema.safeParse(context.payload);
+      if (!checked.success) {
+        context.log.warn(
+          { delivery: context.id, event: name, problem: payloads.firstProblem(checked.error) },
+          'webhook payload ignored: malformed',
+        );
+        return;
+      }
       const logFailure = (error: unknown) =>
         context.log.error(
           { delivery: context.id, event: name, error: String(error) },
@@ -56,10 +70,19 @@ export function registerHandlers(
       }
       inFlight.start(() => handler(context, dependencies), logFailure);
     };
-  app.on('issue_comment.created', guarded('issue_comment.created', handleMention));
-  app.on('issues.opened', guarded('issues.opened', handleMention));
-  app.on('workflow_run.completed', guarded('workflow_run.completed', handleWorkflowRun));
-  app.on('pull_request_review.submitted', guarded('pull_request_review.submitted', handleReview));
-  app.on('push', guarded('push', handlePush));
+  app.on(
+    'issue_comment.created',
+    guarded('issue_comment.created', payloads.issueCommentCreated, handleMention),
+  );
+  app.on('issues.opened', guarded('issues.opened', payloads.issuesOpened, handleMention));
+  app.on(
+    'workflow_run.completed',
+    guarded('workflow_run.completed', payloads.workflowRunCompleted, handleWorkflowRun),
+  );
+  app.on(
+    'pull_request_review.submitted',
+    guarded('pull_request_review.submitted', payloads.pullRequestReviewSubmitted, handleReview),
+  );
+  app.on('push', guarded('push', payloads.push, handlePush));
   return inFlight;
 }

@@ -7,6 +7,7 @@
 export { type Activity, activityText, currentActivity } from './activity.js';
 export { renderAttemptComment } from './attempt-comment.js';
 export { type CompletedCheckRun, renderCheckRunProgress, renderCheckRunResult } from './check-run.js';
+export { renderCommitMessage } from './commit-message.js';
 export { addedLineRanges, diffAnnotations, type LineRange } from './diff-annotations.js';
 export { FINAL_COMMENT_OUTCOMES, needsFinalComment, renderFinalComment } from './final-comment.js';
 export {
@@ -40,6 +41,7 @@ export {
 export { checkConclusion, describeOutcome, type OutcomeDescription } from './outcome.js';
 export { renderPullRequestBody, renderPullRequestTitle, TITLE_LENGTH } from './pull-request.js';
 export { MIN_SECRET_LENGTH, REDACTED, Redactor } from './redact.js';
+export { redactingLogger } from './redacting-logger.js';
 export { codeBlock, inlineCode, sanitizeProse } from './sanitize.js';
 export { renderStatusComment } from './status-comment.js';
 export { describeTrigger, issueToClose, summarizeTrigger, type TriggerSummary } from './trigger.js';

@@ -61,15 +61,30 @@ export class CappedOutput {
 
   /** Decodes as UTF-8; invalid bytes become U+FFFD instead of failing. */
   toString(): string {
-    const head = decode(Buffer.concat(this.head));
-    if (!this.truncated) return head + decode(Buffer.concat(this.tail));
-    const tail = decode(skipContinuationBytes(Buffer.concat(this.tail)));
-    return `${head}${omissionMarker(this.omitted)}${tail}`;
+    if (!this.truncated) return decode(Buffer.concat([...this.head, ...this.tail]));
+    // Both cuts move to a line break, so no credential is cut in half: a half is too short for the redactor to know.
+    const head = toLineEnd(Buffer.concat(this.head));
+    const tail = fromLineStart(skipContinuationBytes(Buffer.concat(this.tail)));
+    const omitted = this.omitted + (this.headBytes - head.length) + (this.tailBytes - tail.length);
+    return `${decode(head)}${omissionMarker(omitted)}${decode(tail)}`;
   }
 }
 
 export function omissionMarker(bytes: number): string {
   return `\n[... selfdebug: ${bytes} bytes omitted ...]\n`;
+}
+
+/** How far a cut may move back to a line break; a longer line is cut where it is. */
+const LINE_SEARCH = 4096;
+
+function toLineEnd(bytes: Buffer): Buffer {
+  const end = bytes.lastIndexOf(0x0a);
+  return end >= 0 && bytes.length - end <= LINE_SEARCH ? bytes.subarray(0, end + 1) : bytes;
+}
+
+function fromLineStart(bytes: Buffer): Buffer {
+  const start = bytes.indexOf(0x0a);
+  return start >= 0 && start < LINE_SEARCH ? bytes.subarray(start + 1) : bytes;
 }
 
 function decode(bytes: Buffer): string {

@@ -20,8 +20,11 @@ describe('CappedOutput', () => {
       }
       expect(output.truncated).toBe(true);
       expect(output.omittedBytes).toBe(text.length - 40);
+      // The cuts move to line breaks, so no line (and no credential in it) is cut in half.
+      const head = text.slice(0, text.slice(0, 20).lastIndexOf('\n') + 1);
+      const tail = text.slice(-20).slice(text.slice(-20).indexOf('\n') + 1);
       expect(output.toString()).toBe(
-        `${text.slice(0, 20)}${omissionMarker(text.length - 40)}${text.slice(-20)}`,
+        `${head}${omissionMarker(text.length - head.length - tail.length)}${tail}`,
       );
     }
   });

@@ -141,7 +141,7 @@ describe('GitHub error mapping', () => {
 
     expect(error).toMatchObject({ status: 401, retryable: false });
     expect(error.message).not.toContain(TEST_TOKEN);
-    expect(error.message).toContain('[redacted]');
+    expect(error.message).toContain('[REDACTED]');
   });
 
   it('wraps a failure that never reached GitHub and passes our own errors through', () => {

@@ -1,7 +1,7 @@
 import { GitPluginError, GitError as SimpleGitError, type SimpleGitOptions, simpleGit } from 'simple-git';
 import { GitError } from '../../errors/git-errors.js';
+import { Redactor } from '../../report/redact.js';
 import { gitEnvironment, SAFETY_CONFIG } from './git-environment.js';
-import { redact } from './redact.js';
 import { tokenEnvironment, tokenSecrets } from './token-header.js';
 
 export interface GitRunnerSettings {
@@ -115,11 +115,16 @@ export class GitRunner {
 function toFailure(command: string, error: unknown, secrets: string[]): GitCommandFailure {
   if (error instanceof ExitFailure) {
     const output = [error.stdout, error.stderr].map((text) => text.trim()).filter(Boolean);
-    return new GitCommandFailure(command, error.exitCode, redact(output.join('\n'), secrets), false);
+    return new GitCommandFailure(
+      command,
+      error.exitCode,
+      new Redactor(secrets).redact(output.join('\n')),
+      false,
+    );
   }
   const timedOut = error instanceof GitPluginError && error.plugin === 'timeout';
   const text = error instanceof Error ? error.message : String(error);
-  return new GitCommandFailure(command, undefined, redact(text, secrets), timedOut);
+  return new GitCommandFailure(command, undefined, new Redactor(secrets).redact(text), timedOut);
 }
 
 function simpleGitDebugOn(debug: string | undefined): boolean {

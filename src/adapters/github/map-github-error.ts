@@ -1,5 +1,6 @@
 import { GitHubApiError, GitHubNotFoundError } from '../../errors/github-errors.js';
 import { SelfdebugError } from '../../errors/selfdebug-error.js';
+import { REDACTED, Redactor } from '../../report/redact.js';
 
 /**
  * The parts of Octokit's RequestError we rely on. Matched by shape rather
@@ -148,9 +149,12 @@ function serverText(data: unknown): string {
   return `: ${redact(text)}`;
 }
 
-/** GitHub tokens have fixed prefixes (ghs_, ghp_, gho_, ghu_, ghr_, github_pat_). */
+/**
+ * The project's redactor (every GitHub token shape), plus the word after
+ * `token`/`bearer`: GitHub may echo a credential whose shape we do not know.
+ */
 export function redact(text: string): string {
-  return text
-    .replace(/\b(?:gh[opsur]_[A-Za-z0-9_]{8,}|github_pat_[A-Za-z0-9_]{8,})/g, '[redacted]')
-    .replace(/\b(token|bearer)\s+[^\s"']+/gi, '$1 [redacted]');
+  return Redactor.none
+    .redact(text)
+    .replace(/\b(token|bearer)\s+(?!\[REDACTED\])[^\s"']+/gi, `$1 ${REDACTED}`);
 }
