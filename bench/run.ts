@@ -4,7 +4,9 @@ import { benchContext } from './context.js';
 import { benchEndToEnd } from './e2e.js';
 import { benchEnvironment } from './environment.js';
 import { benchExcerpt } from './excerpt.js';
+import { benchModel } from './model.js';
 import { benchQueue } from './queue.js';
+import { benchRedact } from './redact.js';
 import { benchSandbox } from './sandbox.js';
 import { benchWebhook } from './webhook.js';
 
@@ -21,6 +23,8 @@ const benches: Record<string, () => Promise<string>> = {
   queue: benchQueue,
   e2e: benchEndToEnd,
   environment: benchEnvironment,
+  model: benchModel,
+  redact: benchRedact,
 };
 
 const machine = `${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;

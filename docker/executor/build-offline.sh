@@ -7,7 +7,7 @@ set -euo pipefail
 image="${1:-${SELFDEBUG_TEST_IMAGE:-selfdebug-executor:latest}}"
 suite="${DEBIAN_SUITE:-bookworm}"
 mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
-packages="bash,ca-certificates,coreutils,procps,util-linux,git,python3,python-is-python3,python3-pytest,python3-venv,python3-pip,nodejs,make,gcc,libc6-dev,socat"
+packages="bash,ca-certificates,coreutils,procps,util-linux,git,python3,python-is-python3,python3-pytest,python3-venv,python3-pip,nodejs,make,gcc,libc6-dev,socat,golang-go"
 
 # An image built from another package list is rebuilt, so a changed list reaches every machine.
 built_with=$(docker image inspect --format '{{ index .Config.Labels "selfdebug.packages" }}' "$image" 2>/dev/null || true)

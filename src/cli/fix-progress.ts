@@ -104,6 +104,14 @@ export class FixProgress {
           this.paint('yellow', '  edits rejected, nothing was run:'),
           ...event.problems.flatMap((problem) => indent(plain(problem), '    - ', '      ')),
         ];
+      case 'answer-rejected': {
+        // A rejected reflection comes after the attempts, so it is not indented under the last one.
+        const pad = event.attempt === null ? '' : '  ';
+        return [
+          this.paint('yellow', `${pad}${event.purpose} answer rejected, ${plain(event.consequence)}:`),
+          ...indent(plain(event.problem), `${pad}  `, `${pad}  `),
+        ];
+      }
       case 'executed':
         return [`  run: ${this.status(event.result)}`, ...this.excerpt(event.result)];
       case 'retry-decided':
@@ -145,6 +153,8 @@ export class FixProgress {
       case 'tool-called':
       case 'edits-rejected':
         return 'the model is thinking';
+      case 'answer-rejected':
+        return event.purpose === 'generate' ? 'the model is thinking' : 'same';
       case 'model-responded':
         return 'same';
       case 'edits-applied':

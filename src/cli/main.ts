@@ -31,8 +31,15 @@ export async function run(argv: readonly string[], options: RunOptions): Promise
     case 'version':
       options.stdout.write(`${readVersion()}\n`);
       return 0;
-    case 'doctor':
-      return doctor(options);
+    case 'doctor': {
+      if (!request.model) return doctor(options);
+      const { runDoctorModel } = await import('./doctor-model.js');
+      return runDoctorModel({
+        stdout: options.stdout,
+        stderr: options.stderr,
+        env: options.env ?? process.env,
+      });
+    }
     case 'fix': {
       // Loaded on demand so `help` and `--version` never load the loop, Docker or OpenAI clients.
       const { runFix } = await import('./fix-command.js');
@@ -41,6 +48,14 @@ export async function run(argv: readonly string[], options: RunOptions): Promise
         stderr: options.stderr,
         env: options.env ?? process.env,
         isTTY: options.isTTY ?? false,
+      });
+    }
+    case 'eval': {
+      const { runEvalCommand } = await import('./eval-command.js');
+      return runEvalCommand(request.argv, {
+        stdout: options.stdout,
+        stderr: options.stderr,
+        env: options.env ?? process.env,
       });
     }
     case 'worker': {

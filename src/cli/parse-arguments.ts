@@ -1,13 +1,16 @@
 import { parseArgs } from 'node:util';
 
-export const CLI_COMMANDS = ['help', 'doctor', 'fix', 'worker', 'excerpt'] as const;
+export const CLI_COMMANDS = ['help', 'doctor', 'fix', 'eval', 'worker', 'excerpt'] as const;
 
 export type CliRequest =
   | { kind: 'help' }
   | { kind: 'version' }
-  | { kind: 'doctor' }
+  /** `model`: `doctor --model`, which checks the model server instead of the Docker engine. */
+  | { kind: 'doctor'; model?: true }
   /** `fix` reads its own options: `argv` is everything after the word "fix". */
   | { kind: 'fix'; argv: string[] }
+  /** `eval` reads its own options: `argv` is everything after the word "eval". */
+  | { kind: 'eval'; argv: string[] }
   /** `worker` reads its own options (only --help): `argv` is everything after the word "worker". */
   | { kind: 'worker'; argv: string[] }
   /** `excerpt` reads its own options: `argv` is everything after the word "excerpt". */
@@ -21,10 +24,13 @@ export const USAGE = [
   'Commands:',
   '  fix          Debug a failing command in a local folder: selfdebug fix --command "npm test"',
   '               (selfdebug fix --help lists its options)',
+  '  eval         Score the loop against one-shot on a suite of tasks: selfdebug eval eval/tasks',
+  '               (selfdebug eval --help lists its options)',
   '  excerpt      Print the lines of a CI log that explain its failure: selfdebug excerpt job.log',
   '               (selfdebug excerpt --help lists its options)',
   "  worker       Run the App's jobs from a shared queue (SELFDEBUG_QUEUE=sqlite or redis) until SIGTERM",
   '  doctor       Check that the Docker engine answers and has the sandbox image',
+  '  doctor --model  Check the model server: tools, JSON Schema output, context length, speed',
   '  help         Show this help',
   '',
   'Options:',
@@ -43,8 +49,16 @@ const OPTIONS = {
 export function parseArguments(argv: readonly string[]): CliRequest {
   // Before the general parse, which would take fix's own options for unknown ones.
   if (argv[0] === 'fix') return { kind: 'fix', argv: argv.slice(1) };
+  if (argv[0] === 'eval') return { kind: 'eval', argv: argv.slice(1) };
   if (argv[0] === 'worker') return { kind: 'worker', argv: argv.slice(1) };
   if (argv[0] === 'excerpt') return { kind: 'excerpt', argv: argv.slice(1) };
+  if (argv[0] === 'doctor' && argv[1] === '--model') {
+    if (argv.length === 2) return { kind: 'doctor', model: true };
+    return {
+      kind: 'usage-error',
+      message: `"doctor --model" takes no arguments, got: ${argv.slice(2).join(' ')}`,
+    };
+  }
   // Lenient parsing plus our own check: strict mode's errors are long and only a message string.
   const { values, positionals, tokens } = parseArgs({
     args: [...argv],

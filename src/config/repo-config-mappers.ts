@@ -51,7 +51,15 @@ export function sandboxOverrides(config: RepoConfig): Partial<SandboxConfigInput
 /** Overrides for the operator's model settings. */
 export function modelOverrides(config: RepoConfig): Partial<ModelConfigInput> {
   const { model } = config;
-  return definedOnly({ model: model.name, baseUrl: model.base_url, temperature: model.temperature });
+  return definedOnly({
+    model: model.name,
+    baseUrl: model.base_url,
+    temperature: model.temperature,
+    contextTokens: model.context_tokens,
+    maxOutputTokens: model.max_output_tokens,
+    structuredOutput: model.structured_output,
+    tools: model.tools,
+  });
 }
 
 /** A request's own options (e.g. `@selfdebug fix --attempts 3`); JobOptions fits. */

@@ -126,6 +126,21 @@ const modelSchema = strictSection({
     .unwrap()
     .optional()
     .meta({ description: 'Sampling temperature, 0 to 2.' }),
+  context_tokens: modelConfigSchema.shape.contextTokens.unwrap().optional().meta({
+    description:
+      "The model's context window in tokens; prompts are sized to fit it. Default: what the server reports (vLLM, llama.cpp, Ollama), else 16384.",
+  }),
+  max_output_tokens: modelConfigSchema.shape.maxOutputTokens.unwrap().optional().meta({
+    description:
+      'Most tokens in one answer (at most a quarter of the context is kept for it). Default: 4096.',
+  }),
+  structured_output: modelConfigSchema.shape.structuredOutput.unwrap().optional().meta({
+    description:
+      '"auto" (what the server supports, learned from its answers), or force "json_schema", "json_object" or "none" (the schema as an instruction).',
+  }),
+  tools: modelConfigSchema.shape.tools.unwrap().optional().meta({
+    description: '"auto" (offer tools until the server refuses them), "on", or "off" (never offer tools).',
+  }),
 });
 
 const workflowRunsSchema = strictSection({

@@ -19,6 +19,10 @@ export class ModelAuthError extends SelfdebugError {
 /** The model kept answering with something that is not the requested structure, even after a repair round. */
 export class InvalidModelOutputError extends SelfdebugError {
   readonly output: string;
+  /** What the answer was for (generate, retry-decision, reflect…). */
+  readonly purpose: string;
+  /** What is wrong with the answer, without the advice for the operator: the loop tells the model this. */
+  readonly problems: string;
   constructor(purpose: string, problems: string, output: string, options: SelfdebugErrorOptions = {}) {
     super(
       'invalid-model-output',
@@ -27,5 +31,7 @@ export class InvalidModelOutputError extends SelfdebugError {
       options,
     );
     this.output = output;
+    this.purpose = purpose;
+    this.problems = problems;
   }
 }

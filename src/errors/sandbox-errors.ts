@@ -109,11 +109,68 @@ export class SandboxError extends SelfdebugError {
   }
 }
 
-/** A file path that is not a plain path inside the workspace. */
+/**
+ * Why a workspace path cannot be used. `invalid` is the shape of the path
+ * itself (absolute, `..`, `.git`); the others are what the file system said,
+ * mapped from its error codes by the sandbox adapters.
+ */
+export type WorkspacePathProblem =
+  | 'invalid'
+  | 'not-a-folder'
+  | 'is-a-folder'
+  | 'name-too-long'
+  | 'permission-denied'
+  | 'link-loop'
+  | 'outside-link';
+
+/**
+ * A file path that is not a plain path inside the workspace, or one the file
+ * system refuses. The message is read by the model (it names the path and
+ * what is wrong with it), so a bad path costs an attempt, never the job.
+ */
 export class WorkspacePathError extends SelfdebugError {
   readonly path: string;
-  constructor(path: string, why: string, options: SelfdebugErrorOptions = {}) {
+  readonly problem: WorkspacePathProblem;
+  constructor(
+    path: string,
+    why: string,
+    options: SelfdebugErrorOptions & { problem?: WorkspacePathProblem } = {},
+  ) {
     super('workspace-path', `"${path}" is not a usable workspace path: ${why}.`, options);
     this.path = path;
+    this.problem = options.problem ?? 'invalid';
   }
+}
+
+/** The longest name of one file or folder, and of a whole path, that Linux file systems accept (bytes). */
+export const MAX_NAME_BYTES = 255;
+export const MAX_PATH_BYTES = 4095;
+
+/**
+ * A WorkspacePathError for what the file system said, worded the same by
+ * every sandbox. `blocker` is the part of the path that is a file where a
+ * folder is needed, when the adapter could tell which one.
+ */
+export function workspacePathProblem(
+  path: string,
+  problem: Exclude<WorkspacePathProblem, 'invalid'>,
+  options: SelfdebugErrorOptions & { blocker?: string } = {},
+): WorkspacePathError {
+  const why = {
+    'not-a-folder': options.blocker
+      ? `"${options.blocker}" is a file, not a folder, so nothing can be inside it`
+      : 'a part of it is a file where a folder is needed',
+    'is-a-folder': 'it is a folder, not a file; name a file inside it',
+    'name-too-long': `a name in it is longer than the file system allows (${MAX_NAME_BYTES} bytes per name, ${MAX_PATH_BYTES} per path); use a shorter name`,
+    'permission-denied': 'the sandbox is not allowed to read or write it (permission denied)',
+    'link-loop': 'it goes through symbolic links that loop',
+    'outside-link': `"${options.blocker ?? path}" leads out of the workspace through a symbolic link`,
+  }[problem];
+  return new WorkspacePathError(path, why, { cause: options.cause, problem });
+}
+
+/** Whether a (relative, normalised) path has a name or a length no Linux file system accepts. */
+export function nameTooLong(path: string): boolean {
+  if (Buffer.byteLength(path) > MAX_PATH_BYTES) return true;
+  return path.split('/').some((part) => Buffer.byteLength(part) > MAX_NAME_BYTES);
 }

@@ -18,7 +18,14 @@ import { SelfdebugError } from '../errors/selfdebug-error.js';
 import { type LoopResult, runLoop } from '../loop/run-loop.js';
 import { loopLimitsSchema } from '../loop/task.js';
 import type { LanguageModel } from '../model/language-model.js';
-import { codeBlock, Redactor, renderPullRequestBody, renderPullRequestTitle } from '../report/index.js';
+import {
+  codeBlock,
+  Redactor,
+  redactingLogger,
+  renderCommitMessage,
+  renderPullRequestBody,
+  renderPullRequestTitle,
+} from '../report/index.js';
 import type { JobView } from '../report/job-view.js';
 import type { Sandbox, SandboxProvider } from '../sandbox/sandbox.js';
 import { withSandbox } from '../sandbox/with-sandbox.js';
@@ -63,14 +70,13 @@ export async function runJob(
   signal: AbortSignal,
   dependencies: JobRunnerDependencies,
 ): Promise<RunJobResult> {
-  const logger = dependencies.logger;
   const host = await dependencies.codeHostFor(request);
   const reportTo = initialReportTo(request);
   const baseRedactor = new Redactor([dependencies.modelConfig.apiKey]);
   const config = await loadConfig(host);
   if (!config.ok) {
     if (reportTo !== null) await host.createComment(reportTo, baseRedactor.redact(config.message));
-    logger.warn({ job: request.id }, 'job skipped: invalid .github/selfdebug.yml');
+    dependencies.logger.warn({ job: request.id }, 'job skipped: invalid .github/selfdebug.yml');
     return { view: null, problem: { kind: 'refused', message: config.message } };
   }
   const { config: repoConfig, notes } = applyOperatorCeilings(config.config, dependencies.appConfig);
@@ -81,6 +87,8 @@ export async function runJob(
     dependencies.modelConfig.apiKey,
     ...repoConfig.secret_env.map((name) => environment[name]),
   ]);
+  // From here on the job's log lines carry command output and error messages: they pass the redactor too.
+  const logger = redactingLogger(dependencies.logger, redactor);
   const reporter = new JobReporter(request, host, redactor, logger, reportTo, dependencies.appConfig.handle);
 
   // The clone, kept so that its folder is removed however the job ends (even while it is still running).
@@ -260,7 +268,7 @@ async function deliver(
     if (request.trigger.kind === 'workflow-run') trailers.push(ROUND_TRAILER);
     const summary = result.reflection?.summary ?? `fix ${prepared.task.command}`;
     const sha = await workspace.commit(
-      `${config.pull_request.title_prefix}${firstLine(redactor.redact(summary))}\n\n${trailers.join('\n')}`,
+      renderCommitMessage(summary, trailers, redactor, config.pull_request.title_prefix),
       { name: dependencies.appConfig.commitName, email: dependencies.appConfig.commitEmail },
       result.changedFiles,
     );
@@ -290,7 +298,10 @@ async function deliver(
     return { pullRequestUrl: pull.url, deliveryError: null, fixSha: sha };
   } catch (error) {
     const message = error instanceof SelfdebugError ? error.message : String(error);
-    dependencies.logger.warn({ job: request.id, error: message }, 'could not deliver the fix');
+    dependencies.logger.warn(
+      { job: request.id, error: redactor.redact(message) },
+      'could not deliver the fix',
+    );
     return { ...none, deliveryError: message };
   }
 }
@@ -356,10 +367,6 @@ function initialReportTo(request: JobRequest): number | null {
   if (trigger.kind === 'mention') return trigger.issueNumber;
   if (trigger.kind === 'review') return trigger.pullNumber;
   return trigger.ownPullRequest;
-}
-
-function firstLine(text: string): string {
-  return (text.split('\n')[0] ?? '').slice(0, 72);
 }
 
 export const newJobId = (): string => randomUUID();

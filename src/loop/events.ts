@@ -50,6 +50,18 @@ export type LoopEvent =
   | { type: 'proposal'; attempt: number; proposal: FixProposal }
   | { type: 'edits-applied'; attempt: number; paths: string[]; diff: string }
   | { type: 'edits-rejected'; attempt: number; problems: string[] }
+  /**
+   * An answer that stayed unusable after its repair round. It never ends the
+   * job: `consequence` says what the loop did instead (a failed attempt, a
+   * fallback decision, no reflection). `attempt` is null for the reflection.
+   */
+  | {
+      type: 'answer-rejected';
+      attempt: number | null;
+      purpose: 'generate' | 'retry-decision' | 'reflect';
+      problem: string;
+      consequence: string;
+    }
   | { type: 'executed'; attempt: number; command: string; result: ExecResult }
   | { type: 'retry-decided'; attempt: number; retry: boolean; reason: string }
   | { type: 'reflected'; reflection: Reflection }

@@ -1,4 +1,4 @@
-import { ModelApiError, ModelAuthError } from '../errors/model-errors.js';
+import { InvalidModelOutputError, ModelApiError, ModelAuthError } from '../errors/model-errors.js';
 import { SelfdebugError } from '../errors/selfdebug-error.js';
 import type { LanguageModel, ModelPurpose, ModelResponse } from '../model/language-model.js';
 import type { ExecResult, Sandbox } from '../sandbox/sandbox.js';
@@ -13,10 +13,29 @@ import {
   promptBudget,
   reflectMessages,
 } from './prompts.js';
-import { fixProposalSchema, type Reflection, reflectionSchema, retryDecisionSchema } from './schemas.js';
+import {
+  fallbackDecision,
+  invalidAnswer,
+  notRun,
+  rejectedProposal,
+  rejectedReflection,
+} from './rejected-answer.js';
+import {
+  fixProposalSchema,
+  type Reflection,
+  type RetryDecision,
+  reflectionSchema,
+  retryDecisionSchema,
+} from './schemas.js';
 import { SpendMeter } from './spend.js';
 import { completeStructured } from './structured-call.js';
-import { type DebugTask, type LoopLimits, type ModelPrices, UNKNOWN_PRICES } from './task.js';
+import {
+  type DebugTask,
+  type LoopLimits,
+  type ModelPrices,
+  promptTokenBudgetForWindow,
+  UNKNOWN_PRICES,
+} from './task.js';
 import { WorkspaceEditor } from './workspace-editor.js';
 import { WorkspaceTools, workspaceToolDefinitions } from './workspace-tools.js';
 
@@ -74,7 +93,7 @@ class LoopRun {
   private readonly spend: SpendMeter;
   private readonly editor: WorkspaceEditor;
   private readonly tools: WorkspaceTools;
-  private readonly budget: PromptBudget;
+  private budget: PromptBudget;
   private readonly history: AttemptRecord[] = [];
   private readonly started = performance.now();
   private reproduction: ExecResult | null = null;
@@ -91,6 +110,11 @@ class LoopRun {
   async run(): Promise<LoopResult> {
     const { task, limits, model } = this.input;
     await this.emit({ type: 'started', task, limits, model: model.model });
+    // A model that knows its context window sizes the prompts (docs/models.md); others keep the configured budget.
+    const window = await model.window?.(this.input.signal).catch(() => undefined);
+    if (window) {
+      this.budget = promptBudget(promptTokenBudgetForWindow(window), limits.maxToolCallsPerAttempt);
+    }
     let outcome: LoopOutcome;
     let reason: string;
     let modelUnavailable = false;
@@ -121,7 +145,11 @@ class LoopRun {
         reflection = await this.reflect(outcome, reason);
       } catch (error) {
         const failure = this.classify(error);
-        if (failure.outcome === 'cancelled') ({ outcome, reason } = failure);
+        if (error instanceof InvalidModelOutputError && failure.outcome !== 'cancelled') {
+          const rejected = rejectedReflection(error, reason);
+          await this.emit(rejected.event);
+          reason = rejected.reason;
+        } else if (failure.outcome === 'cancelled') ({ outcome, reason } = failure);
         else if (outcome !== 'error') reason = `${reason} (no reflection: ${failure.reason})`;
       }
     }
@@ -214,7 +242,9 @@ class LoopRun {
 
   private async attempts(): Promise<{ outcome: LoopOutcome; reason: string }> {
     const { limits, task } = this.input;
-    let latestFailure = describeResult(this.reproduction!, this.budget.total);
+    // What the last run printed, kept apart so a rejected answer or edit can repeat it without nesting.
+    let latestRun = describeResult(this.reproduction!, this.budget.total);
+    let latestFailure = latestRun;
     for (this.attempt = 1; this.attempt <= limits.maxAttempts; this.attempt++) {
       this.checkBudgets();
       const attempt = this.attempt;
@@ -261,7 +291,16 @@ class LoopRun {
         },
         signal: this.input.signal,
         onResponse: (response, purpose, tokens, ms) => this.recordResponse(response, purpose, tokens, ms),
-      });
+      }).catch(invalidAnswer);
+      if (proposal instanceof InvalidModelOutputError) {
+        // A bad answer costs this attempt, not the job: the next one is told what was wrong with it.
+        const rejected = rejectedProposal(attempt, proposal, latestRun);
+        record.problems = [rejected.problem];
+        await this.emit(rejected.event);
+        this.history.push(record);
+        latestFailure = rejected.latestFailure;
+        continue;
+      }
       record.analysis = proposal.analysis;
       await this.emit({ type: 'proposal', attempt, proposal });
 
@@ -270,7 +309,10 @@ class LoopRun {
         record.problems = applied.problems;
         await this.emit({ type: 'edits-rejected', attempt, problems: applied.problems });
         this.history.push(record);
-        latestFailure = `The edits of attempt ${attempt} did not apply, so nothing was run:\n${applied.problems.join('\n')}`;
+        latestFailure = notRun(
+          `The edits of attempt ${attempt} did not apply, so nothing was run:\n${applied.problems.join('\n')}`,
+          latestRun,
+        );
         continue;
       }
       record.diff = applied.diff;
@@ -289,7 +331,7 @@ class LoopRun {
       }
 
       this.checkBudgets();
-      const decision = await completeStructured({
+      const answer = await completeStructured({
         model: this.input.model,
         purpose: 'retry-decision',
         messages: decideMessages({
@@ -303,14 +345,23 @@ class LoopRun {
         schemaName: 'retry_decision',
         signal: this.input.signal,
         onResponse: (response, purpose, tokens, ms) => this.recordResponse(response, purpose, tokens, ms),
-      });
+      }).catch(invalidAnswer);
+      const decision =
+        answer instanceof InvalidModelOutputError ? await this.fallbackDecision(attempt, answer) : answer;
       record.decision = decision;
       this.history.push(record);
       await this.emit({ type: 'retry-decided', attempt, retry: decision.retry, reason: decision.reason });
       if (!decision.retry) return { outcome: 'declined', reason: decision.reason };
-      latestFailure = describeResult(result, this.budget.total);
+      latestRun = describeResult(result, this.budget.total);
+      latestFailure = latestRun;
     }
     return { outcome: 'not-fixed', reason: `still failing after ${limits.maxAttempts} attempts` };
+  }
+
+  private async fallbackDecision(attempt: number, error: InvalidModelOutputError): Promise<RetryDecision> {
+    const fallback = fallbackDecision(attempt, error);
+    await this.emit(fallback.event);
+    return fallback.decision;
   }
 
   private async reflect(outcome: LoopOutcome, reason: string): Promise<Reflection> {

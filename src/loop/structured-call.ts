@@ -35,12 +35,23 @@ export interface StructuredCall<T> {
 }
 
 const ARGUMENT_ECHO_CHARS = 300;
+const NO_TOOLS_LEFT = 'No tool calls are left. Answer now with the JSON object only.';
 
 /**
  * Asks for a JSON answer matching `schema`, letting the model call tools
  * first (up to the box's limit), and gives it one chance to repair an answer
  * that does not parse or validate. The zod schema is the single source: it
  * validates here and becomes the JSON Schema the server is asked to follow.
+ *
+ * Tool calls and the structured answer never share a request: a server that
+ * enforces a schema with a grammar (llama.cpp, vLLM's guided decoding) can then
+ * never call a tool, and some servers refuse the two together. So requests that
+ * offer tools carry no response format; once the model stops calling tools (or
+ * has none left), a separate request asks for the answer with the server's best
+ * structured output mode. When the last tool-phase answer already is valid JSON
+ * it is taken as is, saving a slow local model a whole extra answer; when it is
+ * unusable, the answer request is the repair round, so a model never gets more
+ * than two tries at the JSON.
  */
 export async function completeStructured<T>(call: StructuredCall<T>): Promise<T> {
   const messages = [...call.messages];
@@ -48,14 +59,23 @@ export async function completeStructured<T>(call: StructuredCall<T>): Promise<T>
   const send = async (purpose: ModelPurpose, tools?: ToolDefinition[]) => {
     call.signal?.throwIfAborted();
     const started = performance.now();
-    const response = await call.model.complete({ purpose, messages, tools, output, signal: call.signal });
+    const response = await call.model.complete({
+      purpose,
+      messages,
+      ...(tools ? { tools } : { output }),
+      signal: call.signal,
+    });
     await call.onResponse(response, purpose, promptTokens(messages), Math.round(performance.now() - started));
     return response;
   };
 
+  const box =
+    call.tools && call.tools.maxCalls > 0 && call.model.toolsEnabled !== false ? call.tools : undefined;
   let used = 0;
-  let response = await send(call.purpose, offered(call.tools, used));
-  for (let round = 0; call.tools && response.toolCalls.length > 0 && round <= call.tools.maxCalls; round++) {
+  let toolPhase = box !== undefined;
+  let response = await send(call.purpose, box?.definitions);
+  const maxRounds = (call.tools?.maxCalls ?? 0) + 1;
+  for (let round = 0; response.toolCalls.length > 0 && round < maxRounds; round++) {
     messages.push({
       role: 'assistant',
       content: response.content,
@@ -66,39 +86,49 @@ export async function completeStructured<T>(call: StructuredCall<T>): Promise<T>
     });
     for (const toolCall of response.toolCalls) {
       const answer =
-        used < call.tools.maxCalls
-          ? await call.tools.run(toolCall)
+        box && used < box.maxCalls
+          ? await box.run(toolCall)
           : 'Error: no tool calls are left for this attempt; answer with the JSON object now.';
       used++;
       messages.push({ role: 'tool', toolCallId: toolCall.id, content: answer });
     }
-    if (used >= call.tools.maxCalls) {
-      messages.push({
-        role: 'user',
-        content: 'No tool calls are left. Answer now with the JSON object only.',
-      });
-    }
-    response = await send(call.purpose, offered(call.tools, used));
+    toolPhase = box !== undefined && used < box.maxCalls;
+    if (!toolPhase) messages.push({ role: 'user', content: NO_TOOLS_LEFT });
+    response = await send(call.purpose, toolPhase ? box?.definitions : undefined);
   }
 
   const first = parseAnswer(response.content, call.schema);
   if (first.ok) return first.value;
+  if (toolPhase && (response.content ?? '').trim() === '') {
+    // Nothing to repair: the model stopped calling tools without a word. Ask for the answer itself.
+    messages.push({ role: 'user', content: NO_TOOLS_LEFT });
+    response = await send(call.purpose);
+    const answer = parseAnswer(response.content, call.schema);
+    if (answer.ok) return answer.value;
+    return repair(call, messages, output.schema, response, answer.problem, send);
+  }
+  return repair(call, messages, output.schema, response, first.problem, send);
+}
 
+async function repair<T>(
+  call: StructuredCall<T>,
+  messages: ChatMessage[],
+  schema: Record<string, unknown>,
+  response: ModelResponse,
+  problem: string,
+  send: (purpose: ModelPurpose) => Promise<ModelResponse>,
+): Promise<T> {
   messages.push({ role: 'assistant', content: clip(response.content ?? '', 2000) });
   messages.push({
     role: 'user',
     content:
-      `That answer is not usable: ${clip(first.problem, 600)}\n` +
-      `Reply with only a JSON object that follows this JSON Schema:\n${JSON.stringify(output.schema)}`,
+      `That answer is not usable: ${clip(problem, 600)}\n` +
+      `Reply with only a JSON object that follows this JSON Schema:\n${JSON.stringify(schema)}`,
   });
   const repaired = await send('repair');
   const second = parseAnswer(repaired.content, call.schema);
   if (second.ok) return second.value;
   throw new InvalidModelOutputError(call.purpose, second.problem, repaired.content ?? '');
-}
-
-function offered(tools: ToolBox | undefined, used: number): ToolDefinition[] | undefined {
-  return tools && used < tools.maxCalls ? tools.definitions : undefined;
 }
 
 function promptTokens(messages: ChatMessage[]): number {

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { promptTokenBudgetFor } from '../model/context-window.js';
+import type { ModelWindow } from '../model/language-model.js';
 
 /** What the loop is asked to fix. */
 export interface DebugTask {
@@ -16,7 +18,11 @@ export const loopLimitsSchema = z.object({
   reproduceRuns: z.int().min(0).max(10).default(2),
   commandTimeoutSeconds: z.number().positive().max(86_400).default(300),
   maxToolCallsPerAttempt: z.int().min(0).max(50).default(10),
-  /** Upper bound for any single prompt, in estimated tokens. */
+  /**
+   * Upper bound for any single prompt, in estimated tokens, for models that do
+   * not report their window (scripted ones); a real model's window replaces it
+   * through promptTokenBudgetForWindow.
+   */
   promptTokenBudget: z.int().min(2000).max(1_000_000).default(16_000),
   /** Per-job budgets; 0 means no limit. */
   maxTotalTokens: z.int().min(0).default(0),
@@ -34,3 +40,12 @@ export interface ModelPrices {
 }
 
 export const UNKNOWN_PRICES: ModelPrices = { inputPerMillion: 0, outputPerMillion: 0 };
+
+/**
+ * The prompt budget a model's window allows: the window minus the answer's
+ * allowance and a safety margin (src/model/context-window.ts), so a prompt
+ * plus its answer always fits, even in a 4k model.
+ */
+export function promptTokenBudgetForWindow(window: ModelWindow): number {
+  return promptTokenBudgetFor(window.contextTokens, window.outputTokens);
+}

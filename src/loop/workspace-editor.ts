@@ -1,15 +1,23 @@
+import { WorkspacePathError } from '../errors/sandbox-errors.js';
 import { SelfdebugError } from '../errors/selfdebug-error.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { workspacePath } from '../sandbox/workspace-path.js';
 import { applySearchReplace } from './apply-search-replace.js';
 import type { Edit } from './schemas.js';
 import { unifiedDiff } from './unified-diff.js';
+import { shellQuote } from './workspace-tools.js';
 
 export type ApplyResult = { ok: true; paths: string[]; diff: string } | { ok: false; problems: string[] };
 
 interface Baseline {
   content: string | null;
   mode: number | undefined;
+}
+
+/** A path the sandbox refused becomes a problem for the model; any other failure still ends the job. */
+function pathProblem(error: unknown): WorkspacePathError {
+  if (error instanceof WorkspacePathError) return error;
+  throw error;
 }
 
 /**
@@ -38,7 +46,11 @@ export class WorkspaceEditor {
         problems.push(error instanceof SelfdebugError ? error.message : String(error));
         continue;
       }
-      const known = pending.get(path) ?? (await this.current(path));
+      const known = pending.get(path) ?? (await this.current(path).catch(pathProblem));
+      if (known instanceof WorkspacePathError) {
+        problems.push(known.message);
+        continue;
+      }
       if (known === 'binary') {
         problems.push(`${path}: this is a binary file; it cannot be edited as text.`);
         continue;
@@ -51,12 +63,33 @@ export class WorkspaceEditor {
     if (pending.size === 0) return { ok: false, problems: ['The answer contained no edits.'] };
 
     const diffs: string[] = [];
+    const written: string[] = [];
     for (const [path, change] of pending) {
+      const refused = await this.sandbox
+        .writeFile(path, change.after ?? '', change.mode)
+        .then(() => null, pathProblem);
+      if (refused) {
+        // Reading first catches nearly every bad path; a folder where a new file would go shows only
+        // on writing. Undo this attempt's writes so the edits still apply all or nothing.
+        await this.restore(written, pending);
+        return { ok: false, problems: [refused.message] };
+      }
+      written.push(path);
       if (!this.baseline.has(path)) this.baseline.set(path, { content: change.before, mode: change.mode });
-      await this.sandbox.writeFile(path, change.after ?? '', change.mode);
       diffs.push(unifiedDiff(path, change.before, change.after));
     }
     return { ok: true, paths: [...pending.keys()], diff: diffs.filter(Boolean).join('') };
+  }
+
+  private async restore(
+    paths: string[],
+    pending: Map<string, { before: string | null; mode: number | undefined }>,
+  ): Promise<void> {
+    for (const path of paths) {
+      const before = pending.get(path)?.before ?? null;
+      if (before !== null) await this.sandbox.writeFile(path, before, pending.get(path)?.mode);
+      else await this.sandbox.exec(`rm -f -- ${shellQuote(path)}`, { timeoutSeconds: 30 });
+    }
   }
 
   /** Every file the run changed, against how it was before the run. */

@@ -101,7 +101,11 @@ export class WorkspaceTools {
 
   private async readFile({ path, startLine, endLine }: z.infer<typeof readFileArguments>): Promise<string> {
     const file = await this.sandbox.readFile(workspacePath(path));
-    if (file === null) throw new Error(`${path} does not exist or is not a regular file`);
+    if (file === null) {
+      throw new Error(
+        `${path} does not exist or is not a regular file; list_files shows the files there are`,
+      );
+    }
     const lines = file.content.toString('utf8').split('\n');
     const first = Math.max(1, startLine ?? 1);
     const last = Math.min(lines.length, endLine ?? lines.length);

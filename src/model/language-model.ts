@@ -46,15 +46,36 @@ export interface ModelResponse {
   content: string | null;
   toolCalls: ToolCall[];
   usage: TokenUsage;
+  /** True when the server sent no usage and the numbers are our estimate (characters / 4). */
+  usageEstimated?: boolean;
   /** The model that answered, as the server names it. */
   model: string;
   finishReason: string;
+}
+
+/** What the model can hold: the loop sizes its prompts from this. */
+export interface ModelWindow {
+  contextTokens: number;
+  /** Tokens kept for each answer (already fitted into the window). */
+  outputTokens: number;
+  /** Where contextTokens came from, for logs and `doctor --model`. */
+  source: 'config' | 'server' | 'default';
 }
 
 export interface LanguageModel {
   /** The configured model name, for transcripts and cost. */
   readonly model: string;
   complete(request: ModelRequest): Promise<ModelResponse>;
+  /**
+   * The context window, asked once per run. Models that do not implement it
+   * (scripted ones) leave the loop's configured budget in place.
+   */
+  window?(signal?: AbortSignal): Promise<ModelWindow>;
+  /**
+   * False when tools are switched off or the server refused them: the loop then
+   * asks for the structured answer straight away instead of offering tools.
+   */
+  readonly toolsEnabled?: boolean;
 }
 
 export const NO_USAGE: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };

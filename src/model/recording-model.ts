@@ -1,4 +1,4 @@
-import type { LanguageModel, ModelRequest, ModelResponse } from './language-model.js';
+import type { LanguageModel, ModelRequest, ModelResponse, ModelWindow } from './language-model.js';
 import type { ReplayFile } from './replay-file.js';
 
 /** Wraps a model and keeps its answers in the replay-file format, for `--record`. */
@@ -9,6 +9,16 @@ export class RecordingModel implements LanguageModel {
 
   get model(): string {
     return this.inner.model;
+  }
+
+  /** Passed through, so a recorded run sizes its prompts and offers tools as an unrecorded one would. */
+  get toolsEnabled(): boolean | undefined {
+    return this.inner.toolsEnabled;
+  }
+
+  async window(signal?: AbortSignal): Promise<ModelWindow> {
+    if (this.inner.window) return this.inner.window(signal);
+    throw new Error('RecordingModel: the wrapped model reports no window');
   }
 
   async complete(request: ModelRequest): Promise<ModelResponse> {

@@ -60,6 +60,7 @@ export function currentActivity(view: JobView): Activity | null {
     case 'passed':
       return { step: null, action: `the command passed; ${REFLECTING}`, command: null };
     case 'rejected':
+    case 'no-answer':
       return hasNext ? next : { step: null, action: REFLECTING, command: null };
     case 'failed':
       return hasNext && attempt.decision?.retry ? next : { step: null, action: REFLECTING, command: null };

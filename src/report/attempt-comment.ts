@@ -30,8 +30,10 @@ export function renderAttemptComment(view: JobView, attemptNumber: number, redac
     heading(view, attempt, md),
     ...analysis(attempt, md),
     ...toolCalls(attempt.toolCalls, md),
+    ...rejectedAnswers(attempt, 'generate', md),
     ...changes(attempt, md),
     ...run(view, attempt, md),
+    ...rejectedAnswers(attempt, 'retry-decision', md),
     ...decision(attempt, md),
     ...modelCalls(attempt, md),
     footer(view, attempt, md),
@@ -48,6 +50,8 @@ function heading(view: JobView, attempt: AttemptView, md: MarkdownWriter): strin
       return `${title}: ❌ ${result}\n\n`;
     case 'rejected':
       return `${title}: ⚠️ the edits did not apply\n\n`;
+    case 'no-answer':
+      return `${title}: ⚠️ the model's answer could not be used\n\n`;
     case 'stopped':
       return `${title}: ⏹️ stopped before it finished\n\n`;
     default:
@@ -148,6 +152,17 @@ function run(view: JobView, attempt: AttemptView, md: MarkdownWriter): BodyPart[
     `${runLine(attempt.run, md)}\n\n`,
     ...outputDetails('Output', attempt.run.result, md),
   ];
+}
+
+/** Answers that stayed unusable after their repair round: what was wrong, and what the loop did instead. */
+function rejectedAnswers(attempt: AttemptView, purpose: string, md: MarkdownWriter): BodyPart[] {
+  const rejected = attempt.rejectedAnswers.filter((answer) => answer.purpose === purpose);
+  return rejected.flatMap((answer) => [
+    `#### Unusable ${md.line(answer.purpose, 40)} answer\n\n`,
+    `The model's answer could not be used even after it was shown the problem; ${md.line(answer.consequence, 200)}.\n\n`,
+    md.detail(answer.problem, 'text'),
+    '\n\n',
+  ]);
 }
 
 function decision(attempt: AttemptView, md: MarkdownWriter): BodyPart[] {

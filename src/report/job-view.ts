@@ -49,6 +49,13 @@ export interface CommandRun {
   result: ExecResult;
 }
 
+/** An answer that stayed unusable after its repair round, and what the loop did instead. */
+export interface RejectedAnswer {
+  purpose: string;
+  problem: string;
+  consequence: string;
+}
+
 export interface AttemptView {
   number: number;
   maxAttempts: number;
@@ -60,6 +67,8 @@ export interface AttemptView {
   rejected: string[] | null;
   run: CommandRun | null;
   decision: { retry: boolean; reason: string } | null;
+  /** Answers of this attempt that could not be used (the fix proposal, the retry decision). */
+  rejectedAnswers: RejectedAnswer[];
   usage: TokenUsage;
   costUsd: number;
 }
@@ -87,6 +96,8 @@ export interface JobProgress {
   /** Model calls outside attempts: the reflection (and its repairs), an explanation. */
   otherModelCalls: ModelCall[];
   reflection: Reflection | null;
+  /** Why there is no reflection although the model answered: its answer could not be used. */
+  reflectionRejected: RejectedAnswer | null;
   finished: Finished | null;
   /** The latest running total the model calls reported. */
   total: Spend;
@@ -119,6 +130,7 @@ export const initialProgress: JobProgress = {
   attempts: [],
   otherModelCalls: [],
   reflection: null,
+  reflectionRejected: null,
   finished: null,
   total: { usage: NO_USAGE, costUsd: 0 },
   lastCallAttempt: null,
@@ -185,6 +197,15 @@ export function reduceJobEvent(progress: JobProgress, event: LoopEvent): JobProg
         ...attempt,
         decision: { retry: event.retry, reason: event.reason },
       }));
+    case 'answer-rejected': {
+      const { purpose, problem, consequence } = event;
+      if (event.attempt === null)
+        return { ...progress, reflectionRejected: { purpose, problem, consequence } };
+      return updateAttempt(progress, event.attempt, (attempt) => ({
+        ...attempt,
+        rejectedAnswers: [...attempt.rejectedAnswers, { purpose, problem, consequence }],
+      }));
+    }
     case 'reflected':
       return { ...progress, reflection: event.reflection };
     case 'finished': {
@@ -205,6 +226,7 @@ function newAttempt(number: number, maxAttempts: number): AttemptView {
     rejected: null,
     run: null,
     decision: null,
+    rejectedAnswers: [],
     usage: NO_USAGE,
     costUsd: 0,
   };
@@ -272,11 +294,14 @@ export type AttemptStatus =
   | 'passed'
   | 'failed'
   | 'rejected'
+  | 'no-answer'
   | 'stopped';
 
 /** Where an attempt stands; `stopped` when the job ended in the middle of it (budget, cancel, error). */
 export function attemptStatus(attempt: AttemptView, jobFinished: boolean): AttemptStatus {
   if (attempt.rejected) return 'rejected';
+  if (!attempt.proposal && attempt.rejectedAnswers.some((answer) => answer.purpose === 'generate'))
+    return 'no-answer';
   if (attempt.run) {
     if (attempt.run.result.exitCode === 0) return 'passed';
     const last = attempt.decision !== null || attempt.number >= attempt.maxAttempts || jobFinished;

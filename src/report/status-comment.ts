@@ -70,6 +70,7 @@ export function statusSteps(view: JobView, md: MarkdownWriter): string[] {
   // The reflection's summary stands above the list; here only how sure the model is.
   const reflect = isExplainJob(view.trigger) ? 'Explain' : 'Reflect';
   if (view.reflection) lines.push(`- [x] ${reflect} (confidence: ${view.reflection.confidence})`);
+  else if (view.reflectionRejected) lines.push(`- [ ] ${reflect}: ⚠️ the model's answer could not be used`);
   else lines.push(`- [ ] ${reflect}${finished ? ': skipped, the job ended without a reflection' : ''}`);
   if (!isExplainJob(view.trigger)) lines.push(pullRequestStep(view, md));
   return lines;
@@ -110,6 +111,8 @@ function attemptStep(view: JobView, attempt: AttemptView, md: MarkdownWriter): s
     }
     case 'rejected':
       return `- [x] ${name}: ⚠️ the edits did not apply (${plural(attempt.rejected!.length, 'problem')}), nothing was run`;
+    case 'no-answer':
+      return `- [x] ${name}: ⚠️ the model's answer could not be used, nothing was run`;
     case 'stopped':
       return `- [ ] ${name}: stopped before it finished`;
     default: {

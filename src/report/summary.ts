@@ -35,6 +35,8 @@ export function attemptResult(attempt: AttemptView, view: JobView, md: MarkdownW
       return `❌ ${run}`;
     case 'rejected':
       return '⚠️ the edits did not apply';
+    case 'no-answer':
+      return "⚠️ the model's answer could not be used";
     case 'stopped':
       return '⏹️ stopped before it finished';
     default:

@@ -1,6 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { WorkspacePathError } from '../../src/errors/index.js';
 import type { Sandbox, SandboxProvider } from '../../src/sandbox/sandbox.js';
 import { withSandbox } from '../../src/sandbox/with-sandbox.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
@@ -176,6 +177,79 @@ export function sandboxContract(subject: ContractSubject): void {
       await expect(sandbox.writeFile('/etc/passwd', 'x')).rejects.toThrow(/absolute/);
     });
 
+    it('refuses a file used as a folder with a typed error naming the file, and damages nothing', async () => {
+      const { sandbox } = await openWith({ 'total.py': 'x = 1\n' });
+      for (const path of ['total.py/helpers.py', 'total.py/deep/helpers.py']) {
+        for (const attempt of [() => sandbox.readFile(path), () => sandbox.writeFile(path, 'y = 2\n')]) {
+          const error = await attempt().then(
+            () => null,
+            (caught: unknown) => caught,
+          );
+          expect(error).toBeInstanceOf(WorkspacePathError);
+          expect(error).toMatchObject({ path, problem: 'not-a-folder' });
+          expect((error as Error).message).toBe(
+            `"${path}" is not a usable workspace path: "total.py" is a file, not a folder, so nothing can be inside it.`,
+          );
+        }
+      }
+      // The engine's archive API would have replaced the file by a folder: it is still the file.
+      expect((await sandbox.readFile('total.py'))?.content.toString()).toBe('x = 1\n');
+    });
+
+    it('refuses a name longer than the file system allows, reading and writing', async () => {
+      const { sandbox } = await openWith();
+      const path = `${'a'.repeat(300)}.py`;
+      for (const attempt of [() => sandbox.readFile(path), () => sandbox.writeFile(path, 'x')]) {
+        const error = await attempt().then(
+          () => null,
+          (caught: unknown) => caught,
+        );
+        expect(error).toBeInstanceOf(WorkspacePathError);
+        expect(error).toMatchObject({ problem: 'name-too-long' });
+        expect((error as Error).message).toMatch(/longer than the file system allows \(255 bytes per name/);
+      }
+      // A long path of short names is fine.
+      const deep = `${Array.from({ length: 20 }, () => 'd'.repeat(50)).join('/')}/file.txt`;
+      await sandbox.writeFile(deep, 'deep\n');
+      expect((await sandbox.readFile(deep))?.content.toString()).toBe('deep\n');
+    });
+
+    it('refuses to write a file over a folder, and keeps the folder', async () => {
+      const { sandbox } = await openWith({ 'pkg/mod.py': 'VALUE = 1\n' });
+      // Reading a folder is not an error: there is no such file.
+      expect(await sandbox.readFile('pkg')).toBeNull();
+      const error = await sandbox.writeFile('pkg', 'x').then(
+        () => null,
+        (caught: unknown) => caught,
+      );
+      expect(error).toBeInstanceOf(WorkspacePathError);
+      expect(error).toMatchObject({ path: 'pkg', problem: 'is-a-folder' });
+      expect((error as Error).message).toContain('it is a folder, not a file');
+      expect((await sandbox.readFile('pkg/mod.py'))?.content.toString()).toBe('VALUE = 1\n');
+    });
+
+    it('refuses to write through a symbolic link that leads out of the workspace', async () => {
+      const { sandbox } = await openWith({ 'app.py': 'x = 1\n' });
+      await sandbox.exec('ln -s .. up && ln -s ../escaped.txt gone.txt');
+      for (const [path, blocker] of [
+        ['up/escaped.txt', 'up'],
+        ['gone.txt', 'gone.txt'],
+      ] as const) {
+        const error = await sandbox.writeFile(path, 'x').then(
+          () => null,
+          (caught: unknown) => caught,
+        );
+        expect(error, path).toBeInstanceOf(WorkspacePathError);
+        expect(error, path).toMatchObject({ path, problem: 'outside-link' });
+        expect((error as Error).message).toContain(
+          `"${blocker}" leads out of the workspace through a symbolic link`,
+        );
+      }
+      expect((await sandbox.exec('test -e ../escaped.txt && echo escaped || echo kept in')).stdout).toBe(
+        'kept in\n',
+      );
+    });
+
     it('can be disposed twice', async () => {
       const { sandbox } = await openWith();
       await sandbox.dispose();
@@ -206,10 +280,12 @@ export function sandboxContract(subject: ContractSubject): void {
         { jobId: 'contract-cancel', workspace: host, signal: controller.signal },
         async (sandbox) => {
           id = sandbox.id;
-          return sandbox.exec('sleep 30', { signal: controller.signal });
+          const running = sandbox.exec('sleep 30', { signal: controller.signal });
+          // Aborted once the sandbox is open: a fixed delay from the start raced a slow engine's start-up.
+          setTimeout(() => controller.abort(), 300);
+          return running;
         },
       );
-      setTimeout(() => controller.abort(), 800);
       const result = await job;
       expect(result.end).toBe('cancelled');
       expect(await subject.exists(id)).toBe(false);

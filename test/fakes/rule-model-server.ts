@@ -45,7 +45,9 @@ export async function startRuleModelServer(rules: ModelRule[]): Promise<RuleMode
     if (request.method !== 'POST' || request.url !== '/v1/chat/completions' || body === null) {
       return sendJson(response, 404, { error: { message: `no route for ${request.method} ${request.url}` } });
     }
-    const schema = body.response_format?.json_schema?.name ?? null;
+    // Requests that offer tools carry no response format (docs/models.md); only fix proposals offer tools.
+    const schema =
+      body.response_format?.json_schema?.name ?? ((body.tools?.length ?? 0) > 0 ? 'fix_proposal' : null);
     const text = (body.messages ?? [])
       .map((message) =>
         typeof message.content === 'string' ? message.content : JSON.stringify(message.content),
@@ -88,6 +90,7 @@ interface ChatBody {
   model?: string;
   messages?: { role: string; content: unknown }[];
   response_format?: { type: string; json_schema?: { name?: string } };
+  tools?: unknown[];
 }
 
 /** The chat.completion shape the openai SDK parses. */

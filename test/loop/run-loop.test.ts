@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidModelOutputError, ModelApiError } from '../../src/errors/index.js';
+import { ModelApiError } from '../../src/errors/index.js';
 import { JobCancelledError } from '../../src/jobs/job-errors.js';
 import { runLoop } from '../../src/loop/run-loop.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
@@ -54,9 +54,10 @@ describe('runLoop', () => {
     expect(result.changedFiles).toEqual(['app.py']);
     expect(result.reflection).toEqual(reflection);
     expect((await sandbox.readFile('app.py'))?.content.toString()).toContain('greeting = "hello"');
-    // The model saw the real failure, and was asked for structured output.
+    // The model saw the real failure. Tools were offered, so no response format rode along:
+    // its JSON answer in that request was valid and taken without a separate answer request.
     expect(model.calls[0]?.messages[1]?.content).toContain('NameError');
-    expect(model.calls[0]?.output?.name).toBe('fix_proposal');
+    expect(model.calls[0]?.output).toBeUndefined();
     expect(model.calls[0]?.tools?.map((tool) => tool.name)).toEqual([
       'list_files',
       'read_file',
@@ -253,7 +254,7 @@ describe('runLoop', () => {
     expect(costs[0]).toBeCloseTo((900 * 2 + 100 * 8) / 1e6, 10);
   });
 
-  it('repairs invalid structured output once, and gives up with a clear error after that', async () => {
+  it('repairs invalid structured output once, and after that fails the attempt, not the job', async () => {
     const sandbox = await sandboxWith({ 'app.py': BROKEN });
     const repaired = new ScriptedModel([
       { content: 'Sure! Here is the fix: edit app.py' },
@@ -271,9 +272,17 @@ describe('runLoop', () => {
       { content: 'still nothing' },
       reflect(),
     ]);
-    const failed = await runLoop({ task, limits: limits(), model: hopeless, sandbox: other });
-    expect(failed.outcome).toBe('error');
-    expect(failed.reason).toContain(new InvalidModelOutputError('generate', '', '').message.split(':')[0]);
+    const failed = await runLoop({
+      task,
+      limits: limits({ maxAttempts: 1 }),
+      model: hopeless,
+      sandbox: other,
+    });
+    // test/loop/bad-answers.test.ts covers each kind of bad answer; here only that the run goes on to its end.
+    expect(failed.outcome).toBe('not-fixed');
+    expect(eventsOf(failed.events, 'answer-rejected')).toEqual([
+      expect.objectContaining({ attempt: 1, purpose: 'generate' }),
+    ]);
     expect(failed.reflection).toEqual(reflection);
   });
 

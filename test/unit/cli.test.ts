@@ -41,7 +41,7 @@ describe('parseArguments', () => {
     const request = parseArguments(['frobnicate']);
     expect(request.kind).toBe('usage-error');
     expect(request.kind === 'usage-error' && request.message).toBe(
-      'Unknown command "frobnicate". Valid commands: help, doctor, fix, worker, excerpt (options: --help, --version).',
+      'Unknown command "frobnicate". Valid commands: help, doctor, fix, eval, worker, excerpt (options: --help, --version).',
     );
   });
 

@@ -1,6 +1,6 @@
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLanguageModel } from '../../src/adapters/openai/index.js';
+import { createLanguageModel, ServerProfiles } from '../../src/adapters/openai/index.js';
 import { type ModelConfigInput, parseModelConfig } from '../../src/config/model-config.js';
 import { ModelApiError, ModelAuthError } from '../../src/errors/index.js';
 import type { ModelRequest } from '../../src/model/language-model.js';
@@ -34,6 +34,8 @@ afterEach(() => {
   }
 });
 
+const notFound: typeof fetch = async () => new Response(null, { status: 404 });
+
 function makeModel(overrides: Partial<ModelConfigInput> = {}) {
   const sleeps: number[] = [];
   const model = createLanguageModel(
@@ -43,6 +45,10 @@ function makeModel(overrides: Partial<ModelConfigInput> = {}) {
         sleeps.push(milliseconds);
       },
       random: () => 0,
+      // Fresh for each test: what one test's server refused must not leak into the next.
+      profiles: new ServerProfiles(),
+      // The context-window questions (GET /models, /props, /api/show) get "not here".
+      fetch: notFound,
     },
   );
   return { model, sleeps };
@@ -116,6 +122,9 @@ describe('OpenAIChatModel', () => {
       {
         model: 'gpt-4.1-mini',
         temperature: 0.2,
+        max_tokens: 4096,
+        stream: true,
+        stream_options: { include_usage: true },
         messages: [
           { role: 'system', content: 'You fix scripts.' },
           { role: 'user', content: 'Why did it fail?' },
@@ -323,6 +332,7 @@ describe('OpenAIChatModel', () => {
     const model = createLanguageModel(parseModelConfig({ apiKey: API_KEY, baseUrl: BASE_URL }), {
       sleep: async () => {},
       random: () => 0,
+      fetch: notFound,
       logger: {
         debug() {},
         info() {},
@@ -365,12 +375,12 @@ describe('OpenAIChatModel', () => {
     expect(sleeps).toHaveLength(2);
   });
 
-  it('retries a request that times out, then reports the timeout', async () => {
+  it('retries a request whose server goes silent, then reports the idle timeout', async () => {
     expectCompletion([])
       .times(2)
       .delay(2000)
       .reply(200, completion({ content: 'too late' }));
-    const { model, sleeps } = makeModel({ timeoutSeconds: 0.05, maxRetries: 1 });
+    const { model, sleeps } = makeModel({ idleTimeoutSeconds: 0.05, maxRetries: 1 });
 
     const started = Date.now();
     const error = await failureOf(model.complete(plainRequest));
@@ -378,9 +388,24 @@ describe('OpenAIChatModel', () => {
     expect(Date.now() - started).toBeLessThan(1500);
     expect(error).toBeInstanceOf(ModelApiError);
     expect(error).toMatchObject({ status: undefined, retryable: true });
-    expect((error as Error).message).toMatch(/did not answer within 0\.05 s \(2 tries\)/);
-    expect((error as Error).message).toContain('SELFDEBUG_MODEL_TIMEOUT_SECONDS');
+    expect((error as Error).message).toMatch(/went silent for 0\.05 s .*\(2 tries\)/);
+    expect((error as Error).message).toContain('SELFDEBUG_MODEL_IDLE_TIMEOUT_SECONDS');
     expect(sleeps).toEqual([500]);
+  });
+
+  it('does not retry a call that ran past its total cap', async () => {
+    expectCompletion([])
+      .delay(2000)
+      .reply(200, completion({ content: 'too late' }));
+    const { model, sleeps } = makeModel({ timeoutSeconds: 0.05, maxRetries: 3 });
+
+    const error = await failureOf(model.complete(plainRequest));
+
+    expect(error).toMatchObject({ retryable: false });
+    expect((error as Error).message).toMatch(
+      /still answering after 0\.05 s.*SELFDEBUG_MODEL_TIMEOUT_SECONDS/s,
+    );
+    expect(sleeps).toEqual([]);
   });
 
   it('retries a reset connection', async () => {
@@ -494,6 +519,7 @@ describe('OpenAIChatModel', () => {
         sleep: async () => {
           controller.abort(reason);
         },
+        fetch: notFound,
       },
     );
 
@@ -518,10 +544,14 @@ describe('OpenAIChatModel', () => {
 
     const response = await model.complete(plainRequest);
 
+    // No usage: estimated from the text (characters / 4) and marked so.
+    const promptTokens = Math.ceil(JSON.stringify(plainRequest.messages).length / 4);
+    const completionTokens = Math.ceil('I cannot help with that.'.length / 4);
     expect(response).toEqual({
       content: 'I cannot help with that.',
       toolCalls: [],
-      usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+      usage: { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens },
+      usageEstimated: true,
       model: 'gpt-4.1-mini',
       finishReason: 'refusal',
     });

@@ -4,7 +4,14 @@ import { posix } from 'node:path';
 import type { Duplex, Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import type { SandboxConfig } from '../../config/sandbox-config.js';
-import { ContainerDiedError, SelfdebugError, WorkspaceTransferError } from '../../errors/index.js';
+import {
+  ContainerDiedError,
+  nameTooLong,
+  SelfdebugError,
+  type WorkspacePathError,
+  WorkspaceTransferError,
+  workspacePathProblem,
+} from '../../errors/index.js';
 import type { PreparationReport } from '../../sandbox/environment.js';
 import { OutputRecorder } from '../../sandbox/output-recorder.js';
 import {
@@ -25,6 +32,7 @@ import { workspacePath } from '../../sandbox/workspace-path.js';
 import { replaceDirectoryContents } from '../../util/replace-directory-contents.js';
 import { killCommand, OOM_COUNTER_COMMAND, parseOomCount, runCommand } from './exec-wrapper.js';
 import { mapDockerError } from './map-docker-error.js';
+import { parsePathCheck, pathCheckCommand } from './path-check.js';
 import { readSingleFile, singleFileArchive } from './single-file-archive.js';
 import { StreamDemuxer } from './stream-demuxer.js';
 import { extractWorkspace, packWorkspace } from './workspace-archive.js';
@@ -33,6 +41,13 @@ import { extractWorkspace, packWorkspace } from './workspace-archive.js';
 const KILL_GRACE_MS = 2000;
 /** Files larger than this are not read back whole (the model gets line ranges through exec instead). */
 const MAX_READ_BYTES = 16 * 1024 * 1024;
+
+/** A workspace path, refused before the engine sees a name no file system takes (it would answer a bare 500). */
+function checkedPath(path: string): string {
+  const relative = workspacePath(path);
+  if (nameTooLong(relative)) throw workspacePathProblem(relative, 'name-too-long');
+  return relative;
+}
 
 /** One job's container. Every command is an exec in it; `dispose` removes it with its workspace volume. */
 export class DockerSandbox implements Sandbox {
@@ -126,25 +141,41 @@ export class DockerSandbox implements Sandbox {
   }
 
   async readFile(path: string): Promise<WorkspaceFile | null> {
-    const target = posix.join(this.workdir, workspacePath(path));
+    const relative = checkedPath(path);
+    const target = posix.join(this.workdir, relative);
     try {
       const archive = (await this.container.getArchive({ path: target })) as unknown as Readable;
       return await readSingleFile(archive, MAX_READ_BYTES);
     } catch (error) {
-      if ((error as { statusCode?: number }).statusCode === 404) return null;
+      const status = (error as { statusCode?: number }).statusCode;
+      if (status === 404) return null;
+      // The engine answers a bad path (a file used as a folder) with a bare 500: find out what it was.
+      if (status === 500) {
+        const problem = await this.pathProblem(relative);
+        if (problem) throw problem;
+      }
       throw this.transferError('out', error);
     }
   }
 
   async writeFile(path: string, content: string | Buffer, mode = DEFAULT_FILE_MODE): Promise<void> {
+    const relative = checkedPath(path);
     const bytes = typeof content === 'string' ? Buffer.from(content) : content;
+    // Checked first: the engine would replace a file in the way by a folder, or a folder by the file.
+    const problem = await this.pathProblem(relative);
+    if (problem) throw problem;
     try {
-      await this.container.putArchive(singleFileArchive(workspacePath(path), bytes, mode, this.owner()), {
+      await this.container.putArchive(singleFileArchive(relative, bytes, mode, this.owner()), {
         path: this.workdir,
       });
     } catch (error) {
       throw this.transferError('in', error);
     }
+  }
+
+  private async pathProblem(path: string): Promise<WorkspacePathError | null> {
+    const check = await this.runQuiet(pathCheckCommand(this.workdir, path));
+    return check.exitCode === 0 ? parsePathCheck(path, check.stdout) : null;
   }
 
   private owner(): { uid: number; gid: number } {

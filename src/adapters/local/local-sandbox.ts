@@ -17,6 +17,7 @@ import {
 } from '../../sandbox/sandbox.js';
 import { workspacePath } from '../../sandbox/workspace-path.js';
 import { replaceDirectoryContents } from '../../util/replace-directory-contents.js';
+import { linkOutOfWorkspace, mapFileError } from './file-errors.js';
 
 /** Host variables a shell needs to find its tools; nothing else of the host (tokens!) is passed on. */
 const PASSED_HOST_VARIABLES = ['PATH', 'LANG', 'LC_ALL', 'TZ'];
@@ -101,22 +102,33 @@ export class LocalSandbox implements Sandbox {
   }
 
   async readFile(path: string): Promise<WorkspaceFile | null> {
-    const target = join(this.workdir, workspacePath(path));
+    const relative = workspacePath(path);
+    const target = join(this.workdir, relative);
+    // Here a link out of the workspace would reach the host's own files.
+    const outside = await linkOutOfWorkspace(relative, this.workdir);
+    if (outside) throw outside;
     try {
       const info = await lstat(target);
       if (!info.isFile()) return null;
       return { content: await readFile(target), mode: info.mode & 0o7777 };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw error;
+      throw (await mapFileError(error, relative, this.workdir)) ?? error;
     }
   }
 
   async writeFile(path: string, content: string | Buffer, mode = DEFAULT_FILE_MODE): Promise<void> {
-    const target = join(this.workdir, workspacePath(path));
-    await mkdir(dirname(target), { recursive: true });
-    await writeFile(target, content, { mode });
-    await chmod(target, mode);
+    const relative = workspacePath(path);
+    const target = join(this.workdir, relative);
+    const outside = await linkOutOfWorkspace(relative, this.workdir);
+    if (outside) throw outside;
+    try {
+      await mkdir(dirname(target), { recursive: true });
+      await writeFile(target, content, { mode });
+      await chmod(target, mode);
+    } catch (error) {
+      throw (await mapFileError(error, relative, this.workdir)) ?? error;
+    }
   }
 
   async copyIn(hostDir: string): Promise<void> {

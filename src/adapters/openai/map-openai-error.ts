@@ -1,6 +1,7 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { apiKeyVariables } from '../../config/model-config.js';
 import { ModelApiError, ModelAuthError, SelfdebugError } from '../../errors/index.js';
+import { CallDeadlineError } from './call-deadline.js';
 import { isRetryable } from './retry-policy.js';
 
 export interface FailureContext {
@@ -10,6 +11,7 @@ export interface FailureContext {
   /** HTTP requests made for this call, the failing one included. */
   tries: number;
   timeoutSeconds: number;
+  idleTimeoutSeconds?: number;
   /** Only to blank it out of anything the server echoed back. */
   apiKey: string;
 }
@@ -23,6 +25,21 @@ export function mapOpenAIError(error: unknown, context: FailureContext): Selfdeb
   const tries = `${context.tries} ${context.tries === 1 ? 'try' : 'tries'}`;
   const retryable = isRetryable(error);
 
+  if (error instanceof CallDeadlineError && error.kind === 'idle') {
+    return new ModelApiError(
+      `${capitalise(server)} went silent for ${error.seconds} s in the middle of a call (${tries}). ` +
+        'Check that the server is up and not overloaded, or raise SELFDEBUG_MODEL_IDLE_TIMEOUT_SECONDS ' +
+        '(a long prompt on a slow local model may take a while before the first token).',
+      { cause: error, retryable },
+    );
+  }
+  if (error instanceof CallDeadlineError) {
+    return new ModelApiError(
+      `${capitalise(server)} was still answering after ${error.seconds} s, the cap for one call (${tries}). ` +
+        'Raise SELFDEBUG_MODEL_TIMEOUT_SECONDS for slow models, or lower SELFDEBUG_MODEL_MAX_OUTPUT_TOKENS.',
+      { cause: error, retryable: false },
+    );
+  }
   if (error instanceof APIConnectionTimeoutError) {
     return new ModelApiError(
       `${capitalise(server)} did not answer within ${context.timeoutSeconds} s (${tries}). ` +

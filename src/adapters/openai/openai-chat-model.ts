@@ -1,18 +1,30 @@
 import OpenAI from 'openai';
-import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
+import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import type { ModelConfig, StructuredOutputMode } from '../../config/model-config.js';
-import type { LanguageModel, ModelRequest, ModelResponse } from '../../model/language-model.js';
+import { DEFAULT_CONTEXT_TOKENS, outputAllowance } from '../../model/context-window.js';
+import type { LanguageModel, ModelRequest, ModelResponse, ModelWindow } from '../../model/language-model.js';
 import { type Logger, silentLogger } from '../../util/logger.js';
 import { displayUrl, resolveApiKey } from './api-key.js';
-import { toApiMessages, toApiTools, toModelResponse } from './map-messages.js';
+import { CallDeadline, realTimers, type Timers } from './call-deadline.js';
+import { discoverServerFacts, type ServerFacts } from './discover-context.js';
+import { toApiMessages, toApiTools } from './map-messages.js';
 import { mapOpenAIError } from './map-openai-error.js';
+import { readCompletion } from './read-response.js';
 import { defaultSleep, isRetryable, retryDelayMilliseconds, type Sleep } from './retry-policy.js';
 import {
+  processServerProfiles,
+  profileKey,
+  type ServerProfile,
+  type ServerProfiles,
+} from './server-profile.js';
+import {
+  isMaxTokensRejection,
+  isStreamOptionsRejection,
   isStructuredOutputRejection,
-  responseFormatFor,
-  schemaInstruction,
-  weakerMode,
-} from './structured-output.js';
+  isToolsRejection,
+} from './server-rejections.js';
+import { responseFormatFor, schemaInstruction, weakerMode } from './structured-output.js';
+import { toolCallsFromText } from './text-tool-calls.js';
 
 const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
@@ -21,63 +33,178 @@ export interface OpenAIChatModelOptions {
   /** In [0, 1); the backoff jitter. */
   random?: () => number;
   logger?: Logger;
+  /** For the idle and total limits of each call. */
+  timers?: Timers;
+  /** What servers turned out to support; the process-wide cache unless a test passes its own. */
+  profiles?: ServerProfiles;
+  /** For the context-window questions (GET /models, /props, /api/show). */
+  fetch?: typeof fetch;
 }
 
 /**
- * LanguageModel over any server speaking OpenAI's Chat Completions API. Retries
- * are ours, not the SDK's (it is built with maxRetries 0), so every wait and every
- * failure goes through typed, testable code.
+ * OpenAI's reasoning models take max_completion_tokens and only the default
+ * temperature (https://platform.openai.com/docs/guides/reasoning).
+ */
+export function isReasoningModel(model: string): boolean {
+  return /^(o\d|gpt-5)/i.test(model.replace(/^.*\//, ''));
+}
+
+/**
+ * LanguageModel over any server speaking OpenAI's Chat Completions API. Every
+ * answer is streamed and each try is bounded by idleness (no byte for
+ * idleTimeoutSeconds) and a total cap, never by one fixed timeout, so a slow
+ * model that keeps producing tokens is not cut off and restarted. Retries are
+ * ours, not the SDK's (it is built with maxRetries 0). Features a server
+ * refuses (a response_format, tools, stream_options, max_tokens) are dropped,
+ * remembered per server and model, and the request is sent again at once.
  */
 export class OpenAIChatModel implements LanguageModel {
   readonly model: string;
   readonly #config: ModelConfig;
   readonly #client: OpenAI;
   readonly #apiKey: string;
+  readonly #rawBaseUrl: string;
   readonly #baseUrl: string;
   readonly #sleep: Sleep;
   readonly #random: () => number;
   readonly #logger: Logger;
-  #structuredOutput: StructuredOutputMode;
+  readonly #timers: Timers;
+  readonly #profiles: ServerProfiles;
+  readonly #profileKey: string;
+  readonly #fetch: typeof fetch | undefined;
+  /** A configured (not "auto") mode, stepped down in this instance only when the server refuses it. */
+  #fixedMode: StructuredOutputMode | undefined;
+  #maxCompletionTokens: boolean;
+  #facts: Promise<ServerFacts> | undefined;
 
   /** Throws ModelAuthError when no key is configured for a server that needs one. */
   constructor(config: ModelConfig, options: OpenAIChatModelOptions = {}) {
     this.model = config.model;
     this.#config = config;
     this.#apiKey = resolveApiKey(config);
-    const baseUrl = config.baseUrl ?? OPENAI_BASE_URL;
-    this.#baseUrl = displayUrl(baseUrl);
-    this.#client = new OpenAI({ apiKey: this.#apiKey, baseURL: baseUrl, maxRetries: 0 });
+    this.#rawBaseUrl = config.baseUrl ?? OPENAI_BASE_URL;
+    this.#baseUrl = displayUrl(this.#rawBaseUrl);
+    this.#client = new OpenAI({
+      apiKey: this.#apiKey,
+      baseURL: this.#rawBaseUrl,
+      maxRetries: 0,
+      // Azure OpenAI's deployment URLs want the version as a query parameter and the key in api-key.
+      ...(config.apiVersion === undefined
+        ? {}
+        : {
+            defaultQuery: { 'api-version': config.apiVersion },
+            defaultHeaders: { 'api-key': this.#apiKey },
+          }),
+    });
     this.#sleep = options.sleep ?? defaultSleep;
     this.#random = options.random ?? Math.random;
     this.#logger = options.logger ?? silentLogger;
-    this.#structuredOutput = config.structuredOutput;
+    this.#timers = options.timers ?? realTimers;
+    this.#profiles = options.profiles ?? processServerProfiles;
+    this.#profileKey = profileKey(this.#rawBaseUrl, config.model);
+    this.#fetch = options.fetch;
+    this.#fixedMode = config.structuredOutput === 'auto' ? undefined : config.structuredOutput;
+    this.#maxCompletionTokens = isReasoningModel(config.model);
   }
 
   /**
-   * The structured output this instance asks for now: the configured mode, or a
-   * weaker one once the server refused it. With json_object and none the schema
-   * is sent as an instruction in the first system message instead.
+   * The structured output the next answer request uses: the configured mode, or
+   * for "auto" what this server was found to accept (json_schema until refused).
    */
   get structuredOutput(): StructuredOutputMode {
-    return this.#structuredOutput;
+    return this.#fixedMode ?? this.#profile().structuredOutput ?? 'json_schema';
+  }
+
+  get toolsEnabled(): boolean {
+    if (this.#config.tools === 'off') return false;
+    if (this.#config.tools === 'on') return true;
+    return this.#profile().tools !== false;
+  }
+
+  /** What the server is known to support so far (for `doctor --model`). */
+  get profile(): Readonly<ServerProfile> {
+    return this.#profile();
+  }
+
+  async window(signal?: AbortSignal): Promise<ModelWindow> {
+    const maxOutput = this.#config.maxOutputTokens;
+    if (this.#config.contextTokens !== undefined) {
+      const tokens = this.#config.contextTokens;
+      return { contextTokens: tokens, outputTokens: outputAllowance(tokens, maxOutput), source: 'config' };
+    }
+    const known = this.#profile().contextTokens ?? (await this.serverFacts(signal)).contextTokens;
+    const tokens = known?.tokens ?? DEFAULT_CONTEXT_TOKENS;
+    return {
+      contextTokens: tokens,
+      outputTokens: outputAllowance(tokens, maxOutput),
+      source: known ? 'server' : 'default',
+    };
+  }
+
+  /** Model listing and context window, asked once per instance and cached per server. */
+  serverFacts(signal?: AbortSignal): Promise<ServerFacts> {
+    this.#facts ??= discoverServerFacts({
+      baseUrl: this.#rawBaseUrl,
+      model: this.model,
+      headers: { authorization: `Bearer ${this.#apiKey}`, 'api-key': this.#apiKey },
+      ...(this.#config.apiVersion === undefined ? {} : { query: { 'api-version': this.#config.apiVersion } }),
+      ...(this.#fetch ? { fetch: this.#fetch } : {}),
+      ...(signal ? { signal } : {}),
+    }).then((facts) => {
+      this.#profiles.update(this.#profileKey, { contextTokens: facts.contextTokens });
+      return facts;
+    });
+    return this.#facts;
   }
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
+    // max_tokens must fit the window (vLLM refuses prompt + max_tokens > max_model_len), so learn it first.
+    if (this.#config.contextTokens === undefined && this.#profile().contextTokens === undefined) {
+      await this.serverFacts(request.signal).catch(() => undefined);
+      throwIfAborted(request.signal);
+    }
     let retries = 0;
     let tries = 0;
     for (;;) {
-      const mode = this.#structuredOutput;
+      const mode = this.structuredOutput;
+      const offered = this.toolsEnabled ? (request.tools ?? []) : [];
+      const streamUsage = this.#profile().streamUsage !== false;
+      const maxCompletionTokens = this.#maxCompletionTokens;
       tries += 1;
+      const deadline = new CallDeadline({
+        idleSeconds: this.#config.idleTimeoutSeconds,
+        totalSeconds: this.#config.timeoutSeconds,
+        timers: this.#timers,
+        parent: request.signal,
+      });
       try {
-        const completion = await this.#client.chat.completions.create(this.#body(request, mode), {
-          signal: request.signal ?? null,
-          timeout: Math.max(1, Math.round(this.#config.timeoutSeconds * 1000)),
-        });
-        return toModelResponse(completion, this.model);
-      } catch (error) {
+        const raw = await this.#client.chat.completions
+          .create(
+            this.#body(request, { mode, offered: offered.length > 0, streamUsage, maxCompletionTokens }),
+            {
+              signal: deadline.signal,
+              // Ours fire first; the SDK's own timer only backs them up.
+              timeout: Math.round(this.#config.timeoutSeconds * 1000) + 5000,
+            },
+          )
+          .asResponse();
+        const answer = await readCompletion(raw, deadline, this.model);
+        return this.#finish(
+          answer,
+          request,
+          offered.map((tool) => tool.name),
+        );
+      } catch (thrown) {
+        const error = deadline.expired ?? thrown;
         throwIfAborted(request.signal);
-        if (request.output !== undefined && mode !== 'none' && isStructuredOutputRejection(error)) {
-          this.#downgrade(mode);
+        if (
+          this.#stepDown(error, request, {
+            mode,
+            offered: offered.length > 0,
+            streamUsage,
+            maxCompletionTokens,
+          })
+        ) {
           continue;
         }
         if (!isRetryable(error) || retries >= this.#config.maxRetries) {
@@ -86,6 +213,7 @@ export class OpenAIChatModel implements LanguageModel {
             model: this.model,
             tries,
             timeoutSeconds: this.#config.timeoutSeconds,
+            idleTimeoutSeconds: this.#config.idleTimeoutSeconds,
             apiKey: this.#apiKey,
           });
         }
@@ -108,33 +236,115 @@ export class OpenAIChatModel implements LanguageModel {
           throw sleepError;
         }
         throwIfAborted(request.signal);
+      } finally {
+        deadline.dispose();
       }
     }
   }
 
-  #body(request: ModelRequest, mode: StructuredOutputMode): ChatCompletionCreateParamsNonStreaming {
+  #profile(): Readonly<ServerProfile> {
+    return this.#profiles.get(this.#profileKey);
+  }
+
+  #body(request: ModelRequest, sent: Sent): ChatCompletionCreateParamsStreaming {
     const output = request.output;
-    const responseFormat = output === undefined ? undefined : responseFormatFor(output, mode);
-    const instruction = output === undefined ? undefined : schemaInstruction(output, mode);
-    const tools = request.tools ?? [];
+    const responseFormat = output === undefined ? undefined : responseFormatFor(output, sent.mode);
+    const instruction = output === undefined ? undefined : schemaInstruction(output, sent.mode);
+    const reasoning = isReasoningModel(this.model);
+    const known = this.#config.contextTokens ?? this.#profile().contextTokens?.tokens;
+    const maxTokens =
+      known === undefined
+        ? this.#config.maxOutputTokens
+        : outputAllowance(known, this.#config.maxOutputTokens);
     return {
       model: this.model,
       messages: toApiMessages(request.messages, instruction),
-      temperature: this.#config.temperature,
-      ...(tools.length > 0 ? { tools: toApiTools(tools) } : {}),
+      ...(reasoning ? {} : { temperature: this.#config.temperature }),
+      ...(sent.maxCompletionTokens ? { max_completion_tokens: maxTokens } : { max_tokens: maxTokens }),
+      stream: true,
+      ...(sent.streamUsage ? { stream_options: { include_usage: true } } : {}),
+      ...(sent.offered ? { tools: toApiTools(request.tools ?? []) } : {}),
       ...(responseFormat === undefined ? {} : { response_format: responseFormat }),
     };
   }
 
-  /** Compared with the mode the failed call used, so two concurrent calls step down only once. */
-  #downgrade(refused: StructuredOutputMode): void {
-    if (this.#structuredOutput !== refused) return;
-    this.#structuredOutput = weakerMode[refused];
+  /**
+   * A refused feature is not a failure: note it and send again without it. Each
+   * step changes what `#body` sends, so this cannot loop. Compared with what the
+   * failed call sent, so two concurrent calls step down only once.
+   */
+  #stepDown(error: unknown, request: ModelRequest, sent: Sent): boolean {
+    if (sent.offered && this.#config.tools !== 'on' && isToolsRejection(error)) {
+      this.#profiles.update(this.#profileKey, { tools: false });
+      this.#warn('tools', 'offered', 'none');
+      return true;
+    }
+    if (request.output !== undefined && sent.mode !== 'none' && isStructuredOutputRejection(error)) {
+      if (this.structuredOutput === sent.mode) {
+        const next = weakerMode[sent.mode];
+        if (this.#fixedMode === undefined)
+          this.#profiles.update(this.#profileKey, { structuredOutput: next });
+        else this.#fixedMode = next;
+        this.#warn('structured output', sent.mode, next);
+      }
+      return true;
+    }
+    if (sent.streamUsage && isStreamOptionsRejection(error)) {
+      this.#profiles.update(this.#profileKey, { streamUsage: false });
+      this.#warn('stream_options', 'include_usage', 'none');
+      return true;
+    }
+    if (!sent.maxCompletionTokens && isMaxTokensRejection(error)) {
+      this.#maxCompletionTokens = true;
+      this.#warn('output limit', 'max_tokens', 'max_completion_tokens');
+      return true;
+    }
+    return false;
+  }
+
+  #warn(feature: string, refused: string, next: string): void {
     this.#logger.warn(
-      { model: this.model, refused, next: this.#structuredOutput },
-      'model server refused this structured output mode; using a weaker one from now on',
+      { model: this.model, feature, refused, next },
+      'model server refused a feature; using a fallback from now on',
     );
   }
+
+  /** Tool calls written as text become real ones; a server without usage gets an estimate. */
+  #finish(
+    answer: ModelResponse & { sawUsage: boolean },
+    request: ModelRequest,
+    offered: string[],
+  ): ModelResponse {
+    const { sawUsage, ...response } = answer;
+    if (response.toolCalls.length === 0 && offered.length > 0) {
+      const parsed = toolCallsFromText(response.content, offered, 'call_text');
+      if (parsed.toolCalls.length > 0) {
+        response.toolCalls = parsed.toolCalls;
+        response.content = parsed.content;
+        response.finishReason = 'tool_calls';
+      }
+    }
+    if (!sawUsage || response.usage.totalTokens === 0) {
+      const promptTokens = estimate(JSON.stringify(request.messages));
+      const completionTokens = estimate(
+        (response.content ?? '') + response.toolCalls.map((call) => call.name + call.arguments).join(''),
+      );
+      response.usage = { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens };
+      response.usageEstimated = true;
+    }
+    return response;
+  }
+}
+
+interface Sent {
+  mode: StructuredOutputMode;
+  offered: boolean;
+  streamUsage: boolean;
+  maxCompletionTokens: boolean;
+}
+
+function estimate(text: string): number {
+  return Math.ceil(text.length / 4);
 }
 
 /** An abort is the caller's decision: hand back its reason, never retry, never wrap. */

@@ -1,5 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import { ModelApiError } from '../../errors/index.js';
+import { CallDeadlineError } from './call-deadline.js';
 
 /** Waits between retries; injected so tests record the waits instead of sitting through them. */
 export type Sleep = (milliseconds: number, signal?: AbortSignal) => Promise<void>;
@@ -14,6 +16,9 @@ const MAX_BACKOFF_MILLISECONDS = 8_000;
 
 /** Transient failures: another try may well succeed. */
 export function isRetryable(error: unknown): boolean {
+  // A stalled server may well answer a fresh request; a call over its total cap would only hit it again.
+  if (error instanceof CallDeadlineError) return error.kind === 'idle';
+  if (error instanceof ModelApiError) return error.retryable;
   if (error instanceof APIUserAbortError) return false;
   // Covers APIConnectionTimeoutError too; both have no status.
   if (error instanceof APIConnectionError) return true;

@@ -1,4 +1,3 @@
-import { APIError } from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import type { StructuredOutputMode } from '../../config/model-config.js';
 import type { ModelRequest } from '../../model/language-model.js';
@@ -39,18 +38,6 @@ export function schemaInstruction(output: OutputRequest, mode: StructuredOutputM
     'Answer with a single JSON object and nothing else (no prose, no code fences). ' +
     `It must follow this JSON Schema ("${output.name}"):\n${JSON.stringify(output.schema)}`
   );
-}
-
-/**
- * Whether a server said it does not support the response_format we sent. There is
- * no standard error code for this across OpenAI, vLLM, Ollama and LiteLLM, so this
- * one place reads the server's words; nothing outside the adapter ever does.
- */
-export function isStructuredOutputRejection(error: unknown): boolean {
-  if (!(error instanceof APIError)) return false;
-  if (error.status !== 400 && error.status !== 422) return false;
-  if (error.param === 'response_format') return true;
-  return /response_format|json_schema|json_object|structured output|guided_json/i.test(error.message);
 }
 
 /** OpenAI accepts only [a-zA-Z0-9_-]{1,64} as a schema name. */

@@ -1,0 +1,4 @@
+#ifndef CONVERT_H
+#define CONVERT_H
+double celsius_to_fahrenheit(double celsius);
+#endif

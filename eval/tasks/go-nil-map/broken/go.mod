@@ -1,0 +1,3 @@
+module example.com/metrics
+
+go 1.19

@@ -1,0 +1,1 @@
+export const button = (label) => ({ type: 'button', label, parent: byId('root') });

@@ -1,0 +1,212 @@
+import { parseArgs } from 'node:util';
+import { SelfdebugError } from '../errors/selfdebug-error.js';
+import { QUIXBUGS_DEFAULT_PATH } from '../eval/quixbugs.js';
+import { SCRIPTED_KINDS, type ScriptedKind } from '../eval/scripted-models.js';
+import { loopLimitsSchema } from '../loop/task.js';
+
+/** The person typed something `selfdebug eval` cannot run; the message says what to type instead. */
+export class EvalUsageError extends SelfdebugError {
+  constructor(message: string) {
+    super('usage', `${message}\nRun "selfdebug eval --help" for the options.`);
+  }
+}
+
+/** `selfdebug eval` as typed; `undefined` means "not given: keep the environment's setting". */
+export interface EvalOptions {
+  dir: string;
+  out: string | undefined;
+  fresh: boolean;
+  tasks: string[];
+  concurrency: number;
+  baseline: boolean;
+  scripted: ScriptedKind | undefined;
+  sandbox: 'docker' | 'local' | undefined;
+  image: string | undefined;
+  maxAttempts: number | undefined;
+  timeoutSeconds: number | undefined;
+  model: string | undefined;
+  baseUrl: string | undefined;
+}
+
+export type EvalRequest = { kind: 'help' } | { kind: 'run'; options: EvalOptions };
+
+const MAX_ATTEMPTS_LIMIT = 20;
+const MAX_CONCURRENCY = 32;
+const DEFAULT_LIMITS = loopLimitsSchema.parse({});
+
+export const EVAL_USAGE = [
+  'Usage: selfdebug eval DIR [options]',
+  '',
+  'Runs every task of a suite through the self-debugging loop and, in the same run, through a',
+  'one-shot baseline (one attempt, no retry decision, no reflection), each task in its own fresh',
+  'sandbox, and writes a table of fixed / attempts / tokens / cost / time per task with the fix',
+  'rate of the loop against one-shot: Markdown (also printed) and JSON.',
+  '',
+  'DIR is a folder of tasks (NAME/task.yml + NAME/broken/ + NAME/fixed/, e.g. eval/tasks) or',
+  `the QuixBugs folder (e.g. ${QUIXBUGS_DEFAULT_PATH}). The format is in docs/eval.md.`,
+  '',
+  'Results are saved after each task; running the same command again skips the tasks done.',
+  '',
+  'Options:',
+  '  --out DIR           Where results.json and results.md go (default: eval-results/<suite>)',
+  '  --fresh             Forget earlier results in --out and run every task again',
+  '  --task NAME         Only this task (repeatable)',
+  '  --concurrency N     Tasks run at once, each in its own sandbox (default 1)',
+  '  --no-baseline       Skip the one-shot baseline',
+  `  --scripted KIND     No model server: ${SCRIPTED_KINDS.join(', ')} (built from each task's known fix)`,
+  '  --sandbox KIND      docker (default, isolated) or local (unsafe: your user, your network)',
+  '  --image IMAGE       The Docker image the tasks run in (SELFDEBUG_SANDBOX_IMAGE)',
+  `  --max-attempts N    The loop's attempts per task, 1 to ${MAX_ATTEMPTS_LIMIT} (default ${DEFAULT_LIMITS.maxAttempts})`,
+  "  --timeout SECONDS   Time limit of each run of a command, instead of each task's own",
+  '  --model NAME        The model (SELFDEBUG_MODEL)',
+  '  --base-url URL      An OpenAI-compatible server (SELFDEBUG_MODEL_BASE_URL)',
+  '  -h, --help          Show this help',
+  '',
+  'The API key comes from SELFDEBUG_MODEL_API_KEY or OPENAI_API_KEY; prices (USD per million',
+  'tokens, for the cost column) from SELFDEBUG_MODEL_PRICE_INPUT and SELFDEBUG_MODEL_PRICE_OUTPUT.',
+  'Exit codes: 0 the eval ran (whatever the score), 1 it could not run, 2 usage or configuration',
+  'error, 130 cancelled (Ctrl-C; the results so far are kept).',
+].join('\n');
+
+const OPTIONS = {
+  out: { type: 'string' },
+  fresh: { type: 'boolean' },
+  task: { type: 'string', multiple: true },
+  concurrency: { type: 'string' },
+  'no-baseline': { type: 'boolean' },
+  scripted: { type: 'string' },
+  sandbox: { type: 'string' },
+  image: { type: 'string' },
+  'max-attempts': { type: 'string' },
+  timeout: { type: 'string' },
+  model: { type: 'string' },
+  'base-url': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type OptionName = keyof typeof OPTIONS;
+
+/** Turns the arguments after `eval` into options; pure, and every problem is an EvalUsageError. */
+export function parseEvalOptions(argv: readonly string[]): EvalRequest {
+  const { values, positionals, tokens } = parseArgs({
+    args: [...argv],
+    options: OPTIONS,
+    allowPositionals: true,
+    strict: false,
+    tokens: true,
+  });
+  const seen = new Set<string>();
+  for (const token of tokens) {
+    if (token.kind === 'option') checkToken(token, seen);
+  }
+  if (values.help === true) return { kind: 'help' };
+  const [dir, ...extra] = positionals;
+  if (dir === undefined) {
+    throw new EvalUsageError(
+      `Missing the suite folder: selfdebug eval eval/tasks, or selfdebug eval ${QUIXBUGS_DEFAULT_PATH}.`,
+    );
+  }
+  if (extra.length > 0) throw new EvalUsageError(`"eval" takes one folder, got also: ${extra.join(' ')}.`);
+  const text = (name: OptionName): string | undefined => {
+    const value = values[name];
+    return typeof value === 'string' ? value : undefined;
+  };
+  const tasks = values.task;
+  const scripted = text('scripted');
+  if (scripted !== undefined && !isScriptedKind(scripted)) {
+    throw new EvalUsageError(`--scripted must be one of ${SCRIPTED_KINDS.join(', ')}, got "${scripted}".`);
+  }
+  const sandbox = text('sandbox');
+  if (sandbox !== undefined && sandbox !== 'docker' && sandbox !== 'local') {
+    throw new EvalUsageError(`--sandbox must be "docker" or "local", got "${sandbox}".`);
+  }
+  if (scripted !== undefined && (text('model') !== undefined || text('base-url') !== undefined)) {
+    throw new EvalUsageError('--scripted needs no model server: leave out --model and --base-url.');
+  }
+  return {
+    kind: 'run',
+    options: {
+      dir,
+      out: text('out'),
+      fresh: values.fresh === true,
+      tasks: Array.isArray(tasks) ? tasks.filter((value) => typeof value === 'string') : [],
+      concurrency: wholeNumber('--concurrency', text('concurrency'), 1, MAX_CONCURRENCY) ?? 1,
+      baseline: values['no-baseline'] !== true,
+      scripted,
+      sandbox,
+      image: text('image'),
+      maxAttempts: wholeNumber('--max-attempts', text('max-attempts'), 1, MAX_ATTEMPTS_LIMIT),
+      timeoutSeconds: seconds(text('timeout')),
+      model: text('model'),
+      baseUrl: baseUrl(text('base-url')),
+    },
+  };
+}
+
+function isScriptedKind(value: string): value is ScriptedKind {
+  return (SCRIPTED_KINDS as readonly string[]).includes(value);
+}
+
+interface OptionToken {
+  name: string;
+  rawName: string;
+  value?: string | undefined;
+  inlineValue?: boolean | undefined;
+}
+
+function checkToken({ name, rawName, value, inlineValue }: OptionToken, seen: Set<string>): void {
+  if (!Object.hasOwn(OPTIONS, name)) throw new EvalUsageError(`Unknown option "${rawName}" for "eval".`);
+  const option = OPTIONS[name as OptionName];
+  if (option.type === 'boolean') {
+    if (value !== undefined) throw new EvalUsageError(`Option "${rawName}" takes no value.`);
+    return;
+  }
+  if (value === undefined) throw new EvalUsageError(`Option "--${name}" needs a value.`);
+  // parseArgs takes the next word as the value even when it is another option: almost always a slip.
+  const swallowed = inlineValue ? undefined : /^--([\w-]+)/.exec(value)?.[1];
+  if (swallowed !== undefined && Object.hasOwn(OPTIONS, swallowed)) {
+    throw new EvalUsageError(`Option "--${name}" needs a value, but the next word is the option "${value}".`);
+  }
+  if (value.trim() === '') throw new EvalUsageError(`Option "--${name}" needs a non-empty value.`);
+  if (!('multiple' in option) && seen.has(name)) {
+    throw new EvalUsageError(
+      `Option "--${name}" was given more than once; give it once (only --task repeats).`,
+    );
+  }
+  seen.add(name);
+}
+
+function wholeNumber(flag: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!(number >= min && number <= max)) {
+    throw new EvalUsageError(`${flag} must be a whole number from ${min} to ${max}, got "${value}".`);
+  }
+  return number;
+}
+
+function seconds(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  // Strict on purpose: Number() would accept "1e3", "0x10" or " " and let NaN through.
+  const number = /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
+  if (!(number > 0 && number <= 86_400)) {
+    throw new EvalUsageError(
+      `--timeout must be a number of seconds above 0 and at most 86400, got "${value}".`,
+    );
+  }
+  return number;
+}
+
+function baseUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let protocol = '';
+  try {
+    protocol = new URL(value).protocol;
+  } catch {}
+  if (protocol !== 'http:' && protocol !== 'https:') {
+    throw new EvalUsageError(
+      `--base-url must be an http(s) URL such as "http://127.0.0.1:11434/v1", got "${value}".`,
+    );
+  }
+  return value;
+}

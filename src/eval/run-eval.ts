@@ -1,0 +1,194 @@
+import { SelfdebugError } from '../errors/selfdebug-error.js';
+import { type LoopResult, runLoop } from '../loop/run-loop.js';
+import type { LoopLimits, ModelPrices } from '../loop/task.js';
+import type { LanguageModel } from '../model/language-model.js';
+import type { SandboxProvider } from '../sandbox/sandbox.js';
+import { withSandbox } from '../sandbox/with-sandbox.js';
+import type { EvalSuite, EvalTask } from './eval-task.js';
+import { oneShotLimits, oneShotModel } from './one-shot.js';
+import {
+  identityMismatch,
+  type ModeResult,
+  type ResultsFile,
+  type RunIdentity,
+  readResults,
+  type TaskResult,
+  writeResults,
+} from './results-file.js';
+
+export interface EvalOptions {
+  suite: EvalSuite;
+  provider: SandboxProvider;
+  /** Called once per task and mode: a shared server model, or a scripted one built from the task. */
+  modelFor: (task: EvalTask) => LanguageModel;
+  /** The loop's limits; each task's own time limit replaces the command timeout unless `timeoutOverride`. */
+  limits: LoopLimits;
+  timeoutOverride?: number | undefined;
+  prices: ModelPrices;
+  /** Also run the one-shot baseline for each task. */
+  baseline: boolean;
+  concurrency: number;
+  resultsPath: string;
+  identity: RunIdentity;
+  /** Ignore earlier results instead of resuming from them. */
+  fresh: boolean;
+  onProgress?: (event: EvalProgress) => void;
+  signal?: AbortSignal;
+}
+
+export type EvalProgress =
+  | { type: 'resumed'; done: number; total: number }
+  | { type: 'task-started'; task: EvalTask; position: number; total: number }
+  | { type: 'task-finished'; result: TaskResult; position: number; total: number };
+
+export interface EvalRun {
+  results: ResultsFile;
+  /** Tasks of this suite that still have no result (the run was cancelled before them). */
+  missing: string[];
+  cancelled: boolean;
+}
+
+/** Earlier results came from other settings; mixing rows would make the table meaningless. */
+export class ResultsMismatchError extends SelfdebugError {
+  constructor(path: string, difference: string) {
+    super(
+      'eval-results-mismatch',
+      `${path} holds results of a different run (${difference}). ` +
+        'Rerun with --fresh to replace them, or give another --out folder.',
+    );
+  }
+}
+
+/**
+ * Runs every task of the suite that has no result yet, through the loop and
+ * (with `baseline`) the one-shot baseline, each in its own fresh sandbox, and
+ * rewrites the results file after each task.
+ */
+export async function runEval(options: EvalOptions): Promise<EvalRun> {
+  const { suite, signal } = options;
+  const now = new Date().toISOString();
+  const earlier = options.fresh ? null : await readResults(options.resultsPath);
+  if (earlier) {
+    const difference = identityMismatch(earlier.run, options.identity);
+    if (difference) throw new ResultsMismatchError(options.resultsPath, difference);
+  }
+  const results: ResultsFile = earlier ?? {
+    version: 1,
+    run: options.identity,
+    startedAt: now,
+    updatedAt: now,
+    tasks: [],
+  };
+  const done = new Set(results.tasks.map((task) => task.name));
+  const pending = suite.tasks.filter((task) => !done.has(task.name));
+  const total = suite.tasks.length;
+  if (pending.length < total) options.onProgress?.({ type: 'resumed', done: total - pending.length, total });
+
+  const order = new Map(suite.tasks.map((task, index) => [task.name, index]));
+  let saving = Promise.resolve();
+  const save = (result: TaskResult) => {
+    results.tasks.push(result);
+    results.tasks.sort((a, b) => (order.get(a.name) ?? total) - (order.get(b.name) ?? total));
+    results.updatedAt = new Date().toISOString();
+    // One write at a time, each with everything finished so far.
+    saving = saving.then(() => writeResults(options.resultsPath, results));
+    return saving;
+  };
+
+  let next = 0;
+  const worker = async () => {
+    while (next < pending.length && !signal?.aborted) {
+      const task = pending[next++]!;
+      const position = (order.get(task.name) ?? 0) + 1;
+      options.onProgress?.({ type: 'task-started', task, position, total });
+      const result = await runTask(task, options);
+      if (result === null) return;
+      await save(result);
+      options.onProgress?.({ type: 'task-finished', result, position, total });
+    }
+  };
+  const workers = Math.max(1, Math.min(options.concurrency, pending.length));
+  await Promise.all(Array.from({ length: workers }, worker));
+  await saving;
+  if (pending.length === 0) await writeResults(options.resultsPath, results);
+
+  const finished = new Set(results.tasks.map((task) => task.name));
+  return {
+    results,
+    missing: suite.tasks.filter((task) => !finished.has(task.name)).map((task) => task.name),
+    cancelled: signal?.aborted ?? false,
+  };
+}
+
+/** Both modes of one task, or null when the run was cancelled in the middle (the task reruns next time). */
+async function runTask(task: EvalTask, options: EvalOptions): Promise<TaskResult | null> {
+  const limits: LoopLimits = {
+    ...options.limits,
+    commandTimeoutSeconds:
+      options.timeoutOverride ?? task.timeoutSeconds ?? options.limits.commandTimeoutSeconds,
+    // A task whose command passes before any fix is a broken task: one run says so.
+    reproduceRuns: 0,
+  };
+  const loop = await runMode(task, 'loop', limits, options.modelFor(task), options);
+  if (loop === null) return null;
+  let oneShot: ModeResult | undefined;
+  if (options.baseline) {
+    const model = oneShotModel(options.modelFor(task));
+    const result = await runMode(task, 'one-shot', oneShotLimits(limits), model, options);
+    if (result === null) return null;
+    oneShot = result;
+  }
+  return {
+    name: task.name,
+    language: task.language,
+    loop,
+    ...(oneShot ? { oneShot } : {}),
+    finishedAt: new Date().toISOString(),
+  };
+}
+
+async function runMode(
+  task: EvalTask,
+  mode: 'loop' | 'one-shot',
+  limits: LoopLimits,
+  model: LanguageModel,
+  options: EvalOptions,
+): Promise<ModeResult | null> {
+  const { signal } = options;
+  if (signal?.aborted) return null;
+  const workspace = await task.prepare();
+  try {
+    const opening = {
+      jobId: `eval-${options.suite.name}-${task.name}-${mode}`.replace(/[^\w.-]/g, '-'),
+      workspace: workspace.dir,
+      ...(signal ? { signal } : {}),
+    };
+    const result = await withSandbox(options.provider, opening, (sandbox) =>
+      runLoop({
+        task: { description: task.description, command: task.command, setupCommands: task.setup },
+        limits,
+        model,
+        sandbox,
+        prices: options.prices,
+        ...(signal ? { signal } : {}),
+      }),
+    );
+    return result.outcome === 'cancelled' ? null : modeResult(result);
+  } catch (error) {
+    if (signal?.aborted) return null;
+    throw error;
+  } finally {
+    await workspace.dispose();
+  }
+}
+
+function modeResult(result: LoopResult): ModeResult {
+  return {
+    fixed: result.outcome === 'fixed',
+    outcome: result.outcome,
+    reason: result.reason,
+    attempts: result.attempts,
+    spend: { ...result.total.usage, costUsd: result.total.costUsd },
+    durationMs: result.durationMs,
+  };
+}
