@@ -1,13 +1,21 @@
 import { parseArgs } from 'node:util';
-import { SelfdebugError } from '../errors/selfdebug-error.js';
 import { QUIXBUGS_DEFAULT_PATH } from '../eval/quixbugs.js';
 import { SCRIPTED_KINDS, type ScriptedKind } from '../eval/scripted-models.js';
 import { loopLimitsSchema } from '../loop/task.js';
+import {
+  baseUrl,
+  checkOptionTokens,
+  type OptionSpec,
+  sandboxChoice,
+  timeoutSeconds,
+  UsageError,
+  wholeNumber,
+} from './option-values.js';
 
 /** The person typed something `selfdebug eval` cannot run; the message says what to type instead. */
-export class EvalUsageError extends SelfdebugError {
+export class EvalUsageError extends UsageError {
   constructor(message: string) {
-    super('usage', `${message}\nRun "selfdebug eval --help" for the options.`);
+    super(message, 'eval');
   }
 }
 
@@ -82,7 +90,9 @@ const OPTIONS = {
   model: { type: 'string' },
   'base-url': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
-} as const;
+} as const satisfies Record<string, OptionSpec>;
+
+const refuse = (message: string) => new EvalUsageError(message);
 
 type OptionName = keyof typeof OPTIONS;
 
@@ -95,10 +105,7 @@ export function parseEvalOptions(argv: readonly string[]): EvalRequest {
     strict: false,
     tokens: true,
   });
-  const seen = new Set<string>();
-  for (const token of tokens) {
-    if (token.kind === 'option') checkToken(token, seen);
-  }
+  checkOptionTokens(tokens, OPTIONS, 'eval', refuse);
   if (values.help === true) return { kind: 'help' };
   const [dir, ...extra] = positionals;
   if (dir === undefined) {
@@ -116,10 +123,7 @@ export function parseEvalOptions(argv: readonly string[]): EvalRequest {
   if (scripted !== undefined && !isScriptedKind(scripted)) {
     throw new EvalUsageError(`--scripted must be one of ${SCRIPTED_KINDS.join(', ')}, got "${scripted}".`);
   }
-  const sandbox = text('sandbox');
-  if (sandbox !== undefined && sandbox !== 'docker' && sandbox !== 'local') {
-    throw new EvalUsageError(`--sandbox must be "docker" or "local", got "${sandbox}".`);
-  }
+  const sandbox = sandboxChoice(text('sandbox'), refuse);
   if (scripted !== undefined && (text('model') !== undefined || text('base-url') !== undefined)) {
     throw new EvalUsageError('--scripted needs no model server: leave out --model and --base-url.');
   }
@@ -130,83 +134,25 @@ export function parseEvalOptions(argv: readonly string[]): EvalRequest {
       out: text('out'),
       fresh: values.fresh === true,
       tasks: Array.isArray(tasks) ? tasks.filter((value) => typeof value === 'string') : [],
-      concurrency: wholeNumber('--concurrency', text('concurrency'), 1, MAX_CONCURRENCY) ?? 1,
+      concurrency:
+        wholeNumber('--concurrency', text('concurrency'), { min: 1, max: MAX_CONCURRENCY }, refuse) ?? 1,
       baseline: values['no-baseline'] !== true,
       scripted,
       sandbox,
       image: text('image'),
-      maxAttempts: wholeNumber('--max-attempts', text('max-attempts'), 1, MAX_ATTEMPTS_LIMIT),
-      timeoutSeconds: seconds(text('timeout')),
+      maxAttempts: wholeNumber(
+        '--max-attempts',
+        text('max-attempts'),
+        { min: 1, max: MAX_ATTEMPTS_LIMIT },
+        refuse,
+      ),
+      timeoutSeconds: timeoutSeconds(text('timeout'), refuse),
       model: text('model'),
-      baseUrl: baseUrl(text('base-url')),
+      baseUrl: baseUrl(text('base-url'), refuse),
     },
   };
 }
 
 function isScriptedKind(value: string): value is ScriptedKind {
   return (SCRIPTED_KINDS as readonly string[]).includes(value);
-}
-
-interface OptionToken {
-  name: string;
-  rawName: string;
-  value?: string | undefined;
-  inlineValue?: boolean | undefined;
-}
-
-function checkToken({ name, rawName, value, inlineValue }: OptionToken, seen: Set<string>): void {
-  if (!Object.hasOwn(OPTIONS, name)) throw new EvalUsageError(`Unknown option "${rawName}" for "eval".`);
-  const option = OPTIONS[name as OptionName];
-  if (option.type === 'boolean') {
-    if (value !== undefined) throw new EvalUsageError(`Option "${rawName}" takes no value.`);
-    return;
-  }
-  if (value === undefined) throw new EvalUsageError(`Option "--${name}" needs a value.`);
-  // parseArgs takes the next word as the value even when it is another option: almost always a slip.
-  const swallowed = inlineValue ? undefined : /^--([\w-]+)/.exec(value)?.[1];
-  if (swallowed !== undefined && Object.hasOwn(OPTIONS, swallowed)) {
-    throw new EvalUsageError(`Option "--${name}" needs a value, but the next word is the option "${value}".`);
-  }
-  if (value.trim() === '') throw new EvalUsageError(`Option "--${name}" needs a non-empty value.`);
-  if (!('multiple' in option) && seen.has(name)) {
-    throw new EvalUsageError(
-      `Option "--${name}" was given more than once; give it once (only --task repeats).`,
-    );
-  }
-  seen.add(name);
-}
-
-function wholeNumber(flag: string, value: string | undefined, min: number, max: number): number | undefined {
-  if (value === undefined) return undefined;
-  const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!(number >= min && number <= max)) {
-    throw new EvalUsageError(`${flag} must be a whole number from ${min} to ${max}, got "${value}".`);
-  }
-  return number;
-}
-
-function seconds(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  // Strict on purpose: Number() would accept "1e3", "0x10" or " " and let NaN through.
-  const number = /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
-  if (!(number > 0 && number <= 86_400)) {
-    throw new EvalUsageError(
-      `--timeout must be a number of seconds above 0 and at most 86400, got "${value}".`,
-    );
-  }
-  return number;
-}
-
-function baseUrl(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  let protocol = '';
-  try {
-    protocol = new URL(value).protocol;
-  } catch {}
-  if (protocol !== 'http:' && protocol !== 'https:') {
-    throw new EvalUsageError(
-      `--base-url must be an http(s) URL such as "http://127.0.0.1:11434/v1", got "${value}".`,
-    );
-  }
-  return value;
 }

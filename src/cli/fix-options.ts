@@ -1,13 +1,16 @@
 import { parseArgs } from 'node:util';
-import { SelfdebugError } from '../errors/selfdebug-error.js';
 import { loopLimitsSchema } from '../loop/task.js';
+import {
+  baseUrl,
+  checkOptionTokens,
+  type OptionSpec,
+  sandboxChoice,
+  timeoutSeconds,
+  UsageError,
+  wholeNumber,
+} from './option-values.js';
 
-/** The person typed something `selfdebug fix` cannot run; the message says what to type instead. */
-export class UsageError extends SelfdebugError {
-  constructor(message: string) {
-    super('usage', `${message}\nRun "selfdebug fix --help" for the options.`);
-  }
-}
+export { UsageError };
 
 export type SandboxChoice = 'docker' | 'local';
 
@@ -33,7 +36,6 @@ export type FixRequest = { kind: 'help' } | { kind: 'run'; options: FixOptions }
 
 export const MAX_ATTEMPTS_LIMIT = 20;
 const DEFAULT_LIMITS = loopLimitsSchema.parse({});
-const MAX_TIMEOUT_SECONDS = 86_400;
 
 export const FIX_USAGE = [
   'Usage: selfdebug fix [--command "<cmd>"] [options]',
@@ -81,7 +83,9 @@ const OPTIONS = {
   replay: { type: 'string' },
   record: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
-} as const;
+} as const satisfies Record<string, OptionSpec>;
+
+const refuse = (message: string) => new UsageError(message, 'fix');
 
 type OptionName = keyof typeof OPTIONS;
 
@@ -95,11 +99,7 @@ export function parseFixOptions(argv: readonly string[]): FixRequest {
     strict: false,
     tokens: true,
   });
-  const seen = new Set<string>();
-  for (const token of tokens) {
-    if (token.kind !== 'option') continue;
-    checkToken(token, seen);
-  }
+  checkOptionTokens(tokens, OPTIONS, 'fix', refuse);
   if (values.help === true) return { kind: 'help' };
   if (positionals.length > 0) {
     throw new UsageError(
@@ -121,89 +121,20 @@ export function parseFixOptions(argv: readonly string[]): FixRequest {
       dir: text('dir') ?? '.',
       setup: Array.isArray(setup) ? setup.filter((value) => typeof value === 'string') : [],
       description: text('description'),
-      sandbox: sandboxChoice(text('sandbox')),
+      sandbox: sandboxChoice(text('sandbox'), refuse),
       image: text('image'),
-      maxAttempts: maxAttempts(text('max-attempts')),
-      timeoutSeconds: timeoutSeconds(text('timeout')),
+      maxAttempts: wholeNumber(
+        '--max-attempts',
+        text('max-attempts'),
+        { min: 1, max: MAX_ATTEMPTS_LIMIT },
+        refuse,
+      ),
+      timeoutSeconds: timeoutSeconds(text('timeout'), refuse),
       model: text('model'),
-      baseUrl: baseUrl(text('base-url')),
+      baseUrl: baseUrl(text('base-url'), refuse),
       patch: text('patch'),
       replay: text('replay'),
       record: text('record'),
     },
   };
-}
-
-interface OptionToken {
-  name: string;
-  rawName: string;
-  value?: string | undefined;
-  inlineValue?: boolean | undefined;
-}
-
-function checkToken({ name, rawName, value, inlineValue }: OptionToken, seen: Set<string>): void {
-  if (!Object.hasOwn(OPTIONS, name)) {
-    throw new UsageError(`Unknown option "${rawName}" for "fix".`);
-  }
-  const option = OPTIONS[name as OptionName];
-  if (option.type === 'boolean') {
-    if (value !== undefined) throw new UsageError(`Option "${rawName}" takes no value.`);
-    return;
-  }
-  if (value === undefined) throw new UsageError(`Option "--${name}" needs a value.`);
-  // parseArgs takes the next word as the value even when it is another option: almost always a slip.
-  // `--description=--model…` stays possible for the rare value that really starts like an option.
-  const swallowed = inlineValue ? undefined : /^--([\w-]+)/.exec(value)?.[1];
-  if (swallowed !== undefined && Object.hasOwn(OPTIONS, swallowed)) {
-    throw new UsageError(`Option "--${name}" needs a value, but the next word is the option "${value}".`);
-  }
-  if (value.trim() === '') throw new UsageError(`Option "--${name}" needs a non-empty value.`);
-  if (!('multiple' in option) && seen.has(name)) {
-    throw new UsageError(`Option "--${name}" was given more than once; give it once (only --setup repeats).`);
-  }
-  seen.add(name);
-}
-
-function sandboxChoice(value: string | undefined): SandboxChoice | undefined {
-  if (value === undefined || value === 'docker' || value === 'local') return value;
-  throw new UsageError(`--sandbox must be "docker" or "local", got "${value}".`);
-}
-
-function maxAttempts(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const attempts = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!(attempts >= 1 && attempts <= MAX_ATTEMPTS_LIMIT)) {
-    throw new UsageError(
-      `--max-attempts must be a whole number from 1 to ${MAX_ATTEMPTS_LIMIT}, got "${value}".`,
-    );
-  }
-  return attempts;
-}
-
-function timeoutSeconds(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  // Strict on purpose: Number() would accept "1e3", "0x10" or " " and let NaN through elsewhere.
-  const seconds = /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
-  if (!(seconds > 0 && seconds <= MAX_TIMEOUT_SECONDS)) {
-    throw new UsageError(
-      `--timeout must be a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS}, got "${value}".`,
-    );
-  }
-  return seconds;
-}
-
-function baseUrl(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  let protocol: string;
-  try {
-    protocol = new URL(value).protocol;
-  } catch {
-    protocol = '';
-  }
-  if (protocol !== 'http:' && protocol !== 'https:') {
-    throw new UsageError(
-      `--base-url must be an http(s) URL such as "http://127.0.0.1:11434/v1", got "${value}".`,
-    );
-  }
-  return value;
 }
