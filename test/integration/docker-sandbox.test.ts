@@ -102,6 +102,23 @@ describeWithDocker('DockerSandbox', () => {
       expect(after.stdout.split('\n')[0]).toBe('alive');
     });
 
+    it('leaves no process of a command running once it ends, detached or not', async () => {
+      const sandbox = await openSandbox();
+      const started = await sandbox.exec(
+        'setsid sleep 300 & nohup sleep 301 >/dev/null 2>&1 & (sleep 302 &); sleep 303 & disown; echo started',
+      );
+      expect(started.stdout).toBe('started\n');
+      // A command that times out with detached children of its own.
+      const timedOut = await sandbox.exec('setsid bash -c "while :; do sleep 1; done" & sleep 304', {
+        timeoutSeconds: 2,
+      });
+      expect(timedOut.exitCode).toBe(124);
+      const left = await sandbox.exec('ps -eo args --no-headers');
+      expect(left.stdout).not.toMatch(/sleep 30\d|while :/);
+      // The container itself is still there for the next command.
+      expect((await sandbox.exec('echo alive')).stdout).toBe('alive\n');
+    });
+
     it('ends a memory hog with exit 137 and says it ran out of memory', async () => {
       const sandbox = await openSandbox({ memoryMb: 64 });
       const hog = await sandbox.exec('python3 -c "b = b\'x\' * (512 * 1024 * 1024); print(len(b))"');

@@ -85,7 +85,7 @@ export class DockerSandbox implements Sandbox {
 
     const exec = await this.engine(() =>
       this.container.exec({
-        Cmd: runCommand(pidFile, command),
+        Cmd: runCommand(pidFile, command, timeoutSeconds),
         AttachStdin: false,
         AttachStdout: true,
         AttachStderr: true,

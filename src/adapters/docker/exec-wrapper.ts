@@ -1,10 +1,40 @@
 /**
+ * What a command left that is not in its process group (`setsid`, `nohup`,
+ * a double fork, `disown`) goes too, before the command's result is
+ * returned: every process but init, the container's own `sleep` (the
+ * oldest one left, so the lowest pid) and this wrapper. First stopped, so a
+ * fork bomb cannot refill the slots the kills free, then killed. Builtins
+ * only, over /proc: the pids limit may be used up. Root's processes are out
+ * of reach of `kill` here, and none are the command's.
+ */
+const SWEEP = [
+  'keep=0',
+  'for d in /proc/[0-9]*; do p=${d#/proc/}; ((p > 1 && (keep == 0 || p < keep))) && keep=$p; done',
+  'signal_all() {',
+  '  found=0',
+  '  for d in /proc/[0-9]*; do',
+  '    p=${d#/proc/}',
+  '    ((p == 1 || p == keep || p == $$)) && continue',
+  '    read -r stat < "$d/stat" 2>/dev/null || continue',
+  '    state=${stat##*) }; state=${state%% *}',
+  '    [[ $state == Z || ($1 == STOP && $state == [Tt]) ]] && continue',
+  '    kill -"$1" "$p" 2>/dev/null && found=1',
+  '  done',
+  '}',
+  '{',
+  '  for ((round = 0; round < 100; round++)); do signal_all STOP; ((found)) || break; done',
+  '  for ((round = 0; round < 100; round++)); do signal_all KILL; ((found)) || break; done',
+  '} 2>/dev/null',
+].join('\n');
+
+/**
  * Every command runs under a small bash wrapper that puts it in a process
  * group of its own (job control, `set -m`) and writes that group's id to a
  * file. A timeout or cancellation then kills the whole tree with one
  * `kill -KILL -- -<pgid>` from a second exec, and the container itself keeps
  * running for the next command. When the command ends, whatever it left in
- * the background is killed too, so no command outlives its result.
+ * the background is killed too, detached or not, so no command outlives its
+ * result.
  *
  * Docker's exec API has no kill of its own, hence this indirection.
  */
@@ -13,8 +43,16 @@ const RUN_SCRIPT = [
   'bash -c "$2" &',
   'child=$!',
   'echo "$child" > "$1"',
+  // A backstop a second after the caller's own limit: its kill comes from a second exec, which a
+  // command that used up the pids limit can keep from starting. Forked now, while there is room.
+  '( sleep "$3"; kill -KILL -- "-$child" ) 2>/dev/null &',
+  // Job control was for the process groups; its notices ("Stopped", "Killed") would end up in the
+  // output, so the wrapper's own stderr goes (the command keeps the one it started with).
+  'set +m',
+  'exec 2>/dev/null',
   '{ wait "$child"; } 2>/dev/null; code=$?',
   'kill -KILL -- "-$child" 2>/dev/null',
+  SWEEP,
   'exit "$code"',
 ].join('\n');
 
@@ -26,8 +64,9 @@ const KILL_SCRIPT = [
   'exit 0',
 ].join('\n');
 
-export function runCommand(pidFile: string, command: string): string[] {
-  return ['bash', '-c', RUN_SCRIPT, 'selfdebug-exec', pidFile, command];
+export function runCommand(pidFile: string, command: string, timeoutSeconds: number): string[] {
+  const backstop = String(Math.ceil(timeoutSeconds) + 1);
+  return ['bash', '-c', RUN_SCRIPT, 'selfdebug-exec', pidFile, command, backstop];
 }
 
 export function killCommand(pidFile: string): string[] {
