@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these are bash scripts, and ${…} is bash parameter expansion
 /**
  * What a command left that is not in its process group (`setsid`, `nohup`,
  * a double fork, `disown`) goes too, before the command's result is
