@@ -382,10 +382,9 @@ describe('OpenAIChatModel', () => {
       .reply(200, completion({ content: 'too late' }));
     const { model, sleeps } = makeModel({ idleTimeoutSeconds: 0.05, maxRetries: 1 });
 
-    const started = Date.now();
+    // The delayed replies would succeed: an error naming the idle limit shows neither was waited for.
     const error = await failureOf(model.complete(plainRequest));
 
-    expect(Date.now() - started).toBeLessThan(1500);
     expect(error).toBeInstanceOf(ModelApiError);
     expect(error).toMatchObject({ status: undefined, retryable: true });
     expect((error as Error).message).toMatch(/went silent for 0\.05 s .*\(2 tries\)/);
@@ -500,10 +499,9 @@ describe('OpenAIChatModel', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
 
-    const started = Date.now();
+    // The delayed reply would succeed: getting the abort reason back shows it was not waited for.
     const error = await failureOf(model.complete({ ...plainRequest, signal: controller.signal }));
 
-    expect(Date.now() - started).toBeLessThan(1000);
     expect(error).toBe(controller.signal.reason);
     expect(error).toMatchObject({ name: 'AbortError' });
     expect(sleeps).toEqual([]);
