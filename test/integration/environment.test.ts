@@ -14,6 +14,8 @@ import { useTempDirs } from '../helpers/temp-dir.js';
 
 const docker = new Docker();
 const REGISTRY_NAME = 'registry.test';
+// Each cold setup makes a venv and commits an image: tens of seconds on a busy 2-core machine.
+const SETUP_TIMEOUT_MS = 240_000;
 
 /**
  * Every way out a command might try, recorded as JSON: a name lookup, a
@@ -129,7 +131,7 @@ describeWithDocker('environments: setup through the allowlisting proxy, the loop
     expect(fromLoop.proxy_port).toMatch(/ConnectionRefused/);
     const env = await sandbox.exec('env');
     expect(env.stdout).not.toMatch(/proxy/i);
-  });
+  }, SETUP_TIMEOUT_MS);
 
   it('reuses the prepared environment for the same lockfile and rebuilds for a changed one', async () => {
     const first = await project('sdpkg-003\n');
@@ -146,7 +148,7 @@ describeWithDocker('environments: setup through the allowlisting proxy, the loop
     const rebuilt = await openWith(changed.dir, changed.request, 'env-changed');
     expect(rebuilt.preparation?.reused).toBeNull();
     expect(rebuilt.preparation?.setup).toHaveLength(2);
-  });
+  }, SETUP_TIMEOUT_MS);
 
   it('discards a broken cache entry and builds it again', async () => {
     const { dir, request } = await project('sdpkg-002\n');
@@ -157,7 +159,7 @@ describeWithDocker('environments: setup through the allowlisting proxy, the loop
     const sandbox = await openWith(dir, request, 'env-broken');
     expect(sandbox.preparation?.reused).toBeNull();
     expect(sandbox.preparation?.setup).toHaveLength(2);
-  });
+  }, SETUP_TIMEOUT_MS);
 
   it('stops at a failing setup step with what it ran and what it was refused', async () => {
     const dir = await tempDir();
