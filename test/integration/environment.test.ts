@@ -97,69 +97,83 @@ describeWithDocker('environments: setup through the allowlisting proxy, the loop
     return sandbox;
   }
 
-  it('installs through the proxy, refuses every other way out, and the loop has no network at all', async () => {
-    const { dir, request } = await project('sdpkg-001\nsdpkg-002\n');
-    const sandbox = await openWith(dir, request, 'env-cold');
-    const report = sandbox.preparation!;
-    expect(report.reused).toBeNull();
-    expect(report.setup.map((run) => run.result.exitCode)).toEqual([0, 0]);
-    expect(report.egress.filter((target) => target.allowed).map((target) => target.target)).toEqual([
-      `${REGISTRY_NAME}:${index.port}`,
-    ]);
-    expect(report.egress.find((target) => target.target === `${REGISTRY_NAME}:${other.port}`)).toMatchObject({
-      allowed: false,
-    });
-    expect(index.requests.some((request) => request.path.startsWith('/files/'))).toBe(true);
+  it(
+    'installs through the proxy, refuses every other way out, and the loop has no network at all',
+    async () => {
+      const { dir, request } = await project('sdpkg-001\nsdpkg-002\n');
+      const sandbox = await openWith(dir, request, 'env-cold');
+      const report = sandbox.preparation!;
+      expect(report.reused).toBeNull();
+      expect(report.setup.map((run) => run.result.exitCode)).toEqual([0, 0]);
+      expect(report.egress.filter((target) => target.allowed).map((target) => target.target)).toEqual([
+        `${REGISTRY_NAME}:${index.port}`,
+      ]);
+      expect(
+        report.egress.find((target) => target.target === `${REGISTRY_NAME}:${other.port}`),
+      ).toMatchObject({
+        allowed: false,
+      });
+      expect(index.requests.some((request) => request.path.startsWith('/files/'))).toBe(true);
 
-    // What setup could not do.
-    const fromSetup = JSON.parse((await sandbox.readFile('probe-setup.json'))!.content.toString());
-    expect(fromSetup.dns).not.toBe('ok');
-    expect(fromSetup.direct).toMatch(/ConnectionRefused|OSError/);
-    expect(fromSetup.raw).toMatch(/PermissionError/);
-    expect(fromSetup.other_port).toMatch(/403/);
-    expect(fromSetup.proxy_port).toBe('ok');
+      // What setup could not do.
+      const fromSetup = JSON.parse((await sandbox.readFile('probe-setup.json'))!.content.toString());
+      expect(fromSetup.dns).not.toBe('ok');
+      expect(fromSetup.direct).toMatch(/ConnectionRefused|OSError/);
+      expect(fromSetup.raw).toMatch(/PermissionError/);
+      expect(fromSetup.other_port).toMatch(/403/);
+      expect(fromSetup.proxy_port).toBe('ok');
 
-    // The installed package is there for the loop, and nothing leads out any more.
-    const imported = await sandbox.exec('.venv/bin/python -c "import sdpkg_001; print(sdpkg_001.hello())"');
-    expect(imported.stdout.trim()).toBe('sdpkg-001');
-    const probed = await sandbox.exec('python3 probe.py');
-    const fromLoop = JSON.parse(probed.stdout);
-    expect(fromLoop.dns).not.toBe('ok');
-    expect(fromLoop.direct).toMatch(/ConnectionRefused|OSError/);
-    expect(fromLoop.raw).toMatch(/PermissionError/);
-    expect(fromLoop.other_port).not.toBe('ok');
-    expect(fromLoop.proxy_port).toMatch(/ConnectionRefused/);
-    const env = await sandbox.exec('env');
-    expect(env.stdout).not.toMatch(/proxy/i);
-  }, SETUP_TIMEOUT_MS);
+      // The installed package is there for the loop, and nothing leads out any more.
+      const imported = await sandbox.exec('.venv/bin/python -c "import sdpkg_001; print(sdpkg_001.hello())"');
+      expect(imported.stdout.trim()).toBe('sdpkg-001');
+      const probed = await sandbox.exec('python3 probe.py');
+      const fromLoop = JSON.parse(probed.stdout);
+      expect(fromLoop.dns).not.toBe('ok');
+      expect(fromLoop.direct).toMatch(/ConnectionRefused|OSError/);
+      expect(fromLoop.raw).toMatch(/PermissionError/);
+      expect(fromLoop.other_port).not.toBe('ok');
+      expect(fromLoop.proxy_port).toMatch(/ConnectionRefused/);
+      const env = await sandbox.exec('env');
+      expect(env.stdout).not.toMatch(/proxy/i);
+    },
+    SETUP_TIMEOUT_MS,
+  );
 
-  it('reuses the prepared environment for the same lockfile and rebuilds for a changed one', async () => {
-    const first = await project('sdpkg-003\n');
-    await openWith(first.dir, first.request, 'env-first');
-    const second = await project('sdpkg-003\n');
-    const reused = await openWith(second.dir, second.request, 'env-reused');
-    expect(reused.preparation?.reused?.key).toBe(reused.preparation?.cacheKey);
-    expect(reused.preparation?.setup).toEqual([]);
-    // The sources are the new job's own; what setup installed is still there.
-    expect((await reused.readFile('requirements.txt'))!.content.toString()).toBe('sdpkg-003\n');
-    expect((await reused.exec('.venv/bin/python -c "import sdpkg_003"')).exitCode).toBe(0);
+  it(
+    'reuses the prepared environment for the same lockfile and rebuilds for a changed one',
+    async () => {
+      const first = await project('sdpkg-003\n');
+      await openWith(first.dir, first.request, 'env-first');
+      const second = await project('sdpkg-003\n');
+      const reused = await openWith(second.dir, second.request, 'env-reused');
+      expect(reused.preparation?.reused?.key).toBe(reused.preparation?.cacheKey);
+      expect(reused.preparation?.setup).toEqual([]);
+      // The sources are the new job's own; what setup installed is still there.
+      expect((await reused.readFile('requirements.txt'))!.content.toString()).toBe('sdpkg-003\n');
+      expect((await reused.exec('.venv/bin/python -c "import sdpkg_003"')).exitCode).toBe(0);
 
-    const changed = await project('sdpkg-003\nsdpkg-001\n');
-    const rebuilt = await openWith(changed.dir, changed.request, 'env-changed');
-    expect(rebuilt.preparation?.reused).toBeNull();
-    expect(rebuilt.preparation?.setup).toHaveLength(2);
-  }, SETUP_TIMEOUT_MS);
+      const changed = await project('sdpkg-003\nsdpkg-001\n');
+      const rebuilt = await openWith(changed.dir, changed.request, 'env-changed');
+      expect(rebuilt.preparation?.reused).toBeNull();
+      expect(rebuilt.preparation?.setup).toHaveLength(2);
+    },
+    SETUP_TIMEOUT_MS,
+  );
 
-  it('discards a broken cache entry and builds it again', async () => {
-    const { dir, request } = await project('sdpkg-002\n');
-    const baseId = (await docker.getImage(TEST_IMAGE).inspect()).Id;
-    const key = environmentKey({ baseImageId: baseId, setup: request.setup, lockfiles: request.lockfiles });
-    // An image under the key's tag that is not what the cache saved (no key label).
-    await docker.getImage(TEST_IMAGE).tag({ repo: 'selfdebug-env', tag: key.slice(0, 32) });
-    const sandbox = await openWith(dir, request, 'env-broken');
-    expect(sandbox.preparation?.reused).toBeNull();
-    expect(sandbox.preparation?.setup).toHaveLength(2);
-  }, SETUP_TIMEOUT_MS);
+  it(
+    'discards a broken cache entry and builds it again',
+    async () => {
+      const { dir, request } = await project('sdpkg-002\n');
+      const baseId = (await docker.getImage(TEST_IMAGE).inspect()).Id;
+      const key = environmentKey({ baseImageId: baseId, setup: request.setup, lockfiles: request.lockfiles });
+      // An image under the key's tag that is not what the cache saved (no key label).
+      await docker.getImage(TEST_IMAGE).tag({ repo: 'selfdebug-env', tag: key.slice(0, 32) });
+      const sandbox = await openWith(dir, request, 'env-broken');
+      expect(sandbox.preparation?.reused).toBeNull();
+      expect(sandbox.preparation?.setup).toHaveLength(2);
+    },
+    SETUP_TIMEOUT_MS,
+  );
 
   it('stops at a failing setup step with what it ran and what it was refused', async () => {
     const dir = await tempDir();
