@@ -2,7 +2,8 @@ import type { CodeHost, Permission } from '../code-host/code-host.js';
 
 export interface Sender {
   login: string;
-  type: string;
+  /** `User`, `Bot`, `Organization`; a delivery may leave it out. */
+  type?: string | undefined;
 }
 
 export type Authorization =

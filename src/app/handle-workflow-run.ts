@@ -2,6 +2,7 @@ import type { Context } from 'probot';
 import { repositoryKey } from '../jobs/job-request.js';
 import { BRANCH_PREFIX } from '../jobs/resolve-target.js';
 import { matchesAny } from '../util/glob.js';
+import { authorize } from './authorize.js';
 import { jobRequest } from './build-request.js';
 import type { AppDependencies } from './dependencies.js';
 
@@ -9,6 +10,12 @@ import type { AppDependencies } from './dependencies.js';
  * A failed workflow run, where `.github/selfdebug.yml` enables it for that
  * workflow and branch. Runs from forks are never picked up: their code would
  * run near the App's credentials and a fix could not be pushed to the fork.
+ * The run's actor must be someone who may start a job (write access,
+ * `allowed_users`), as for a mention: a read-only user can make a run fail
+ * on a branch of the repository (workflows `on: issues`, `issue_comment`,
+ * `pull_request_target`…), and bots are not obeyed. The one exception is
+ * the App itself on its own `selfdebug/` branch (its fix failing CI), which
+ * the job caps at `max_rounds`.
  */
 export async function handleWorkflowRun(
   context: Context<'workflow_run.completed'>,
@@ -49,10 +56,25 @@ export async function handleWorkflowRun(
     return;
   }
 
+  const actor = run.actor ?? context.payload.sender;
+  const ownBranch = branch.startsWith(BRANCH_PREFIX);
+  const appItself = actor.login.toLowerCase() === `${dependencies.handle.toLowerCase()}[bot]`;
+  if (!(appItself && ownBranch)) {
+    const authorization = await authorize(host, actor, dependencies.handle, config.config.allowedUsers);
+    if (!authorization.allowed) {
+      // Nowhere to reply: a run has no conversation, and a bot's runs would get a check run each.
+      context.log.info(
+        { runId: run.id, actor: actor.login, reason: authorization.reason },
+        'failed run ignored: its actor may not start jobs',
+      );
+      return;
+    }
+  }
+
   const key = repositoryKey({ owner: repository.owner.login, name: repository.name });
   const job = jobRequest(context, dependencies, {
     repository,
-    requestedBy: run.actor?.login ?? context.payload.sender.login,
+    requestedBy: actor.login,
     headSha: run.head_sha,
     baseBranch: branch,
     trigger: {
@@ -62,7 +84,7 @@ export async function handleWorkflowRun(
       workflowName: run.name ?? workflowPath,
       workflowPath,
       branch,
-      ownPullRequest: branch.startsWith(BRANCH_PREFIX) ? (run.pull_requests[0]?.number ?? null) : null,
+      ownPullRequest: ownBranch ? (run.pull_requests[0]?.number ?? null) : null,
     },
     dedupeKey: `run:${key}:${run.id}:${run.run_attempt ?? 1}`,
   });

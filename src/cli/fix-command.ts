@@ -1,5 +1,5 @@
-import { chmod, mkdir, stat, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { stat, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { JOB_LABEL } from '../adapters/docker/labels.js';
 import { createSandboxProvider } from '../adapters/sandbox-provider.js';
 import type { Environment } from '../config/read-environment.js';
@@ -18,6 +18,7 @@ import type { LanguageModel } from '../model/language-model.js';
 import { RecordingModel } from '../model/recording-model.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { withSandbox } from '../sandbox/with-sandbox.js';
+import { copyBack } from '../workspace/copy-back.js';
 import { FIX_USAGE, type FixOptions, parseFixOptions, UsageError } from './fix-options.js';
 import { FixProgress } from './fix-progress.js';
 import { type FolderConfig, RepoConfigFileError, readFolderConfig } from './fix-repo-config.js';
@@ -159,21 +160,10 @@ async function deliver(
     );
     return;
   }
-  const written: string[] = [];
-  for (const path of result.changedFiles) {
-    const target = resolve(dir, path);
-    const inside = relative(dir, target);
-    if (inside.startsWith('..') || isAbsolute(inside)) continue;
-    const file = await sandbox.readFile(path);
-    if (file === null) {
-      progress.note(`Skipped ${path}: it is no longer in the sandbox, so your copy was kept.`);
-      continue;
-    }
-    await mkdir(dirname(target), { recursive: true });
-    await writeFile(target, file.content, { mode: file.mode });
-    await chmod(target, file.mode);
-    written.push(path);
-  }
+  // The folder is the person's own, but a repository may hold links leading anywhere: copyBack never follows one.
+  const { written, refused } = await copyBack(sandbox, result.changedFiles, dir);
+  for (const entry of refused)
+    progress.note(`Skipped ${entry.path} (${entry.reason.replace(/\.$/, '')}); your copy was kept.`);
   const list = written.length === 0 ? 'no files' : written.join(', ');
   progress.note(`Wrote the fix to ${dir}: ${list}. Review it with \`git diff\`.`);
 }

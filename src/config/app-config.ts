@@ -23,6 +23,8 @@ export const appConfigSchema = z.object({
   maxContainers: z.int().min(1).max(256).default(4),
   /** Ceiling for a repository's `sandbox.memory_mb`. */
   maxMemoryMb: z.int().min(16).max(1_048_576).default(4096),
+  /** Ceiling for a repository's `sandbox.workspace_mb` (held in memory: see docs/sandbox.md). */
+  maxWorkspaceMb: z.int().min(16).max(1_048_576).default(8192),
   /**
    * Hosts (globs) a repository's `sandbox.allowed_hosts` may add to setup's
    * allowlist. Private, loopback and link-local addresses stay refused
@@ -70,6 +72,7 @@ export const appEnvironment = {
   concurrency: ['SELFDEBUG_CONCURRENCY'],
   maxContainers: ['SELFDEBUG_MAX_CONTAINERS'],
   maxMemoryMb: ['SELFDEBUG_MAX_MEMORY_MB'],
+  maxWorkspaceMb: ['SELFDEBUG_MAX_WORKSPACE_MB'],
   allowHostNetwork: ['SELFDEBUG_ALLOW_HOST_NETWORK'],
   repoEgressCeiling: ['SELFDEBUG_REPO_EGRESS_CEILING'],
   deriveEnvironment: ['SELFDEBUG_DERIVE_ENVIRONMENT'],

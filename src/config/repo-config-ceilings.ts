@@ -12,7 +12,7 @@ export interface CeilingResult {
 /**
  * A repository's file is written by anyone with push access, so it may ask
  * but not decide where the operator has drawn a line: memory above the
- * host's ceiling is capped, host networking and a model server of its own
+ * host's ceiling is capped (and the workspace's size), host networking and a model server of its own
  * are ignored unless the operator allows them. Capping (not rejecting) keeps
  * a job running on a host that is merely smaller than the one the file was
  * written for; the notes make the change visible instead of silent.
@@ -20,18 +20,23 @@ export interface CeilingResult {
 export function applyOperatorCeilings(
   config: RepoConfig,
   appConfig: Pick<AppConfig, 'maxMemoryMb' | 'allowHostNetwork' | 'allowRepoModelUrl'> &
-    Partial<Pick<AppConfig, 'repoEgressCeiling'>>,
+    Partial<Pick<AppConfig, 'repoEgressCeiling' | 'maxWorkspaceMb'>>,
 ): CeilingResult {
   const notes: string[] = [];
   const sandbox = { ...config.sandbox };
   const model = { ...config.model };
 
-  if (sandbox.memory_mb !== undefined && sandbox.memory_mb > appConfig.maxMemoryMb) {
+  for (const [key, limit, variable] of [
+    ['memory_mb', appConfig.maxMemoryMb, 'SELFDEBUG_MAX_MEMORY_MB'],
+    ['workspace_mb', appConfig.maxWorkspaceMb ?? Number.POSITIVE_INFINITY, 'SELFDEBUG_MAX_WORKSPACE_MB'],
+  ] as const) {
+    const asked = sandbox[key];
+    if (asked === undefined || asked <= limit) continue;
     notes.push(
-      `\`sandbox.memory_mb\` asks for ${sandbox.memory_mb} MB, but this App allows at most ` +
-        `${appConfig.maxMemoryMb} MB, so ${appConfig.maxMemoryMb} MB is used.`,
+      `\`sandbox.${key}\` asks for ${asked} MB, but this App allows at most ${limit} MB ` +
+        `(its operator sets ${variable}), so ${limit} MB is used.`,
     );
-    sandbox.memory_mb = appConfig.maxMemoryMb;
+    sandbox[key] = limit;
   }
   if (sandbox.network === 'host' && !appConfig.allowHostNetwork) {
     notes.push(

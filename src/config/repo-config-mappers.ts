@@ -41,6 +41,7 @@ export function sandboxOverrides(config: RepoConfig): Partial<SandboxConfigInput
   return definedOnly({
     image: sandbox.image,
     memoryMb: sandbox.memory_mb,
+    workspaceMb: sandbox.workspace_mb,
     cpus: sandbox.cpus,
     pidsLimit: sandbox.pids_limit,
     commandTimeoutSeconds: sandbox.timeout_seconds,

@@ -65,6 +65,10 @@ const sandboxSchema = strictSection({
     .unwrap()
     .optional()
     .meta({ description: "Memory limit in MB, capped by the App's SELFDEBUG_MAX_MEMORY_MB." }),
+  workspace_mb: sandboxConfigSchema.shape.workspaceMb.unwrap().optional().meta({
+    description:
+      "Most the workspace may hold (sources, what setup installed, what the command writes), in MB; capped by the App's SELFDEBUG_MAX_WORKSPACE_MB.",
+  }),
   cpus: sandboxConfigSchema.shape.cpus.unwrap().optional().meta({ description: 'CPU share, e.g. 0.5 or 2.' }),
   pids_limit: sandboxConfigSchema.shape.pidsLimit
     .unwrap()

@@ -27,10 +27,29 @@ export const sandboxConfigSchema = z.object({
   pidsLimit: z.int().min(8).max(1_000_000).default(512),
   readOnlyRootFilesystem: z.boolean().default(true),
   tmpSizeMb: z.int().min(1).max(1_048_576).default(512),
+  /**
+   * Most the workspace may hold, in MB. The engine enforces it (the workspace
+   * is a sized tmpfs volume, see docs/sandbox.md): past it, writes fail with
+   * "No space left on device" and the engine host's disk is never touched.
+   */
+  workspaceMb: z.int().min(16).max(1_048_576).default(2048),
+  /** Most files and folders the workspace may hold (the tmpfs inode count). */
+  workspaceFiles: z.int().min(1024).max(100_000_000).default(500_000),
   commandTimeoutSeconds: z.number().positive().max(86_400).default(600),
   maxOutputBytes: z.int().min(1024).default(DEFAULT_MAX_OUTPUT_BYTES),
+  /**
+   * The engine's OCI runtime for job containers (`runsc` for gVisor, `kata`):
+   * a second wall between the code and the kernel, where the operator has
+   * installed one. Unset: the engine's default (runc).
+   */
+  runtime: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'must be a runtime name the engine lists, e.g. "runsc"')
+    .optional(),
   /** Largest workspace copied back out of a container, so a runaway job cannot fill the host disk. */
   maxCopyOutMb: z.int().min(1).default(2048),
+  /** Most files, folders and links copied back out of a container, so tiny files cannot use up the host's inodes. */
+  maxCopyOutFiles: z.int().min(1).default(500_000),
   /** Image globs jobs may use (`node:*`, `ghcr.io/my-org/**`); empty allows every image. */
   allowedImages: listSchema.default([]),
   /** Image of the network-holder and proxy-forwarder sidecars: the App's own, with socat. Default: `image`. */
@@ -64,9 +83,13 @@ export const sandboxEnvironment = {
   pidsLimit: ['SELFDEBUG_SANDBOX_PIDS_LIMIT'],
   readOnlyRootFilesystem: ['SELFDEBUG_SANDBOX_READ_ONLY_ROOT'],
   tmpSizeMb: ['SELFDEBUG_SANDBOX_TMP_MB'],
+  workspaceMb: ['SELFDEBUG_SANDBOX_WORKSPACE_MB'],
+  workspaceFiles: ['SELFDEBUG_SANDBOX_WORKSPACE_FILES'],
   commandTimeoutSeconds: ['SELFDEBUG_SANDBOX_TIMEOUT_SECONDS'],
   maxOutputBytes: ['SELFDEBUG_SANDBOX_MAX_OUTPUT_BYTES'],
+  runtime: ['SELFDEBUG_SANDBOX_RUNTIME'],
   maxCopyOutMb: ['SELFDEBUG_SANDBOX_MAX_COPY_OUT_MB'],
+  maxCopyOutFiles: ['SELFDEBUG_SANDBOX_MAX_COPY_OUT_FILES'],
   allowedImages: ['SELFDEBUG_ALLOWED_IMAGES'],
   sidecarImage: ['SELFDEBUG_SIDECAR_IMAGE'],
   egressHosts: ['SELFDEBUG_EGRESS_HOSTS'],

@@ -83,13 +83,20 @@ async function candidateNames(folder: string): Promise<string[]> {
   return found;
 }
 
-/** The prepared environment's key: base image id, the setup commands as given, and the lockfiles' content. */
+/**
+ * The layout of a prepared image; a change to it (where setup's files are
+ * kept) makes every earlier prepared image unusable, so it is in the key.
+ */
+const LAYOUT = 2;
+
+/** The prepared environment's key: the layout, base image id, the setup commands as given, and the lockfiles' content. */
 export function environmentKey(input: {
   baseImageId: string;
   setup: readonly SetupCommand[];
   lockfiles: Record<string, string>;
 }): string {
   const canonical = JSON.stringify({
+    layout: LAYOUT,
     base: input.baseImageId,
     setup: input.setup.map((step) => ({
       command: step.command,

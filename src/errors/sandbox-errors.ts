@@ -102,6 +102,32 @@ export class WorkspaceTransferError extends SelfdebugError {
   }
 }
 
+/** What a job brings into the workspace (its sources, what setup installed) is more than the workspace may hold. */
+export class WorkspaceFullError extends SelfdebugError {
+  constructor(what: string, limitMb: number, options: SelfdebugErrorOptions = {}) {
+    super(
+      'workspace-full',
+      `${what} does not fit in the workspace, which holds at most ${limitMb} MB. Raise \`sandbox.workspace_mb\` ` +
+        "in .github/selfdebug.yml (up to the App's SELFDEBUG_MAX_WORKSPACE_MB), or SELFDEBUG_SANDBOX_WORKSPACE_MB " +
+        'where the sandbox is configured.',
+      options,
+    );
+  }
+}
+
+/** The operator chose an OCI runtime the engine does not have. */
+export class RuntimeMissingError extends SelfdebugError {
+  constructor(runtime: string, options: SelfdebugErrorOptions = {}) {
+    super(
+      'runtime-missing',
+      `The Docker engine has no runtime "${runtime}". Install it on the engine's host and register it under ` +
+        '"runtimes" in /etc/docker/daemon.json (gVisor: `runsc install`), then restart dockerd; or unset ' +
+        'SELFDEBUG_SANDBOX_RUNTIME to use the default runtime. `docker info` lists the runtimes it has.',
+      options,
+    );
+  }
+}
+
 /** Any other engine failure, with the engine's own words kept as the cause. */
 export class SandboxError extends SelfdebugError {
   constructor(message: string, options: SelfdebugErrorOptions = {}) {

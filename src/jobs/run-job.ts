@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { CodeHost } from '../code-host/code-host.js';
 import type { AppConfig } from '../config/app-config.js';
 import { type ModelConfig, modelConfigSchema } from '../config/model-config.js';
@@ -27,10 +27,11 @@ import {
   renderPullRequestTitle,
 } from '../report/index.js';
 import type { JobView } from '../report/job-view.js';
-import type { Sandbox, SandboxProvider } from '../sandbox/sandbox.js';
+import type { SandboxProvider } from '../sandbox/sandbox.js';
 import { withSandbox } from '../sandbox/with-sandbox.js';
 import { workspacePath } from '../sandbox/workspace-path.js';
 import type { Logger } from '../util/logger.js';
+import { copyBack, writeInside } from '../workspace/copy-back.js';
 import type { Workspace, WorkspaceProvider } from '../workspace/workspace.js';
 import { buildTask, type PreparedTask } from './build-task.js';
 import { JobCancelledError, JobRefusedError } from './job-errors.js';
@@ -161,7 +162,17 @@ export async function runJob(
         });
         // Only the files the loop edited come back: never .git, build output or anything else the command wrote.
         const checkedOut = await checkout;
-        await copyChangedFiles(sandbox, loop.changedFiles, checkedOut.dir);
+        const copied = await copyBack(sandbox, loop.changedFiles, checkedOut.dir);
+        if (copied.refused.length > 0) {
+          // A fix missing one of its files is not the fix that passed: nothing is pushed, and the report says why.
+          const refused = copied.refused.map((entry) => `${entry.path} (${entry.reason})`).join('; ');
+          logger.warn({ job: request.id, refused }, 'files of the fix could not be copied back');
+          return {
+            pullRequestUrl: null,
+            fixSha: null,
+            deliveryError: `selfdebug did not push the fix: some of its files could not be copied back safely: ${refused}`,
+          };
+        }
         // Pushed and opened before the container is removed, which takes longer than a push.
         return deliver(
           request,
@@ -227,9 +238,8 @@ async function prepareCheckout(
     }
   }
   for (const script of prepared.scripts) {
-    const path = join(checkout.dir, workspacePath(script.path));
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, script.content);
+    // The repository may hold a link where the scripts go: never written through.
+    await writeInside(checkout.dir, workspacePath(script.path), Buffer.from(script.content), 0o644);
   }
 }
 
@@ -321,17 +331,6 @@ async function postFixedScripts(
     );
   }
   await host.createComment(issue, redactor.redact(parts.join('\n\n')));
-}
-
-async function copyChangedFiles(sandbox: Sandbox, paths: string[], dir: string): Promise<void> {
-  for (const path of paths) {
-    const file = await sandbox.readFile(path);
-    if (!file) continue;
-    const destination = join(dir, workspacePath(path));
-    await mkdir(dirname(destination), { recursive: true });
-    await writeFile(destination, file.content);
-    await chmod(destination, file.mode & 0o777);
-  }
 }
 
 async function loadConfig(

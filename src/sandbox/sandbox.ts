@@ -51,10 +51,24 @@ export interface Sandbox {
   writeFile(path: string, content: string | Buffer, mode?: number): Promise<void>;
   /** Makes the sandbox workspace an exact copy of `hostDir` (files removed on the host go too). */
   copyIn(hostDir: string): Promise<void>;
-  /** Makes `hostDir` an exact copy of the sandbox workspace. */
-  copyOut(hostDir: string): Promise<void>;
+  /**
+   * Makes `hostDir` a copy of the sandbox workspace, except what cannot be
+   * written safely (devices, fifos, names or links leading out, `.git`), which
+   * is left out and listed. The host's own `.git` stays as it was.
+   */
+  copyOut(hostDir: string): Promise<CopyOutReport>;
   /** Removes everything the sandbox holds. Safe to call more than once. */
   dispose(): Promise<void>;
+}
+
+/** An entry of the workspace that was not copied back, and why. */
+export interface RefusedEntry {
+  path: string;
+  reason: string;
+}
+
+export interface CopyOutReport {
+  refused: RefusedEntry[];
 }
 
 export interface WorkspaceFile {

@@ -15,7 +15,8 @@ export function workspacePath(path: string): string {
     throw new WorkspacePathError(path, 'it names the workspace itself');
   if (normalized === '..' || normalized.startsWith('../'))
     throw new WorkspacePathError(path, 'it leaves the workspace');
-  if (normalized === '.git' || normalized.startsWith('.git/'))
+  // At any depth and in any case: a nested `.git` is another repository whose config git would obey.
+  if (normalized.split('/').some((part) => part.toLowerCase() === '.git'))
     throw new WorkspacePathError(path, "it is inside git's own .git folder");
   return normalized;
 }

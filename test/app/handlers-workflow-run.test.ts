@@ -12,6 +12,7 @@ import {
   example,
   expectConfig,
   expectInstallationToken,
+  expectPermission,
   INSTALLATION_ID,
   NOW,
   testApp,
@@ -61,6 +62,8 @@ describe('workflow_run.completed', () => {
     const app = await testApp();
     expectInstallationToken();
     expectConfig(OWNER, REPO, ENABLED);
+    // The run's actor must be allowed to start jobs, as for a mention (test/security/authorization.test.ts).
+    expectPermission(OWNER, REPO, 'Codertocat', 'write');
     await deliver(app, 'workflow_run', failedRun(), { id: 'run-delivery' });
     expect(app.enqueued).toEqual([
       {
@@ -101,6 +104,7 @@ describe('workflow_run.completed', () => {
       REPO,
       'triggers:\n  workflow_runs:\n    enabled: true\n    workflows: [test]\n    branches: ["release/**"]\n',
     );
+    expectPermission(OWNER, REPO, 'Codertocat', 'write');
     const payload = failedRun();
     payload.workflow_run.head_branch = 'release/2026/01';
     await deliver(app, 'workflow_run', payload);
@@ -187,6 +191,7 @@ describe('workflow_run.completed', () => {
     const app = await testApp();
     expectInstallationToken();
     expectConfig(OWNER, REPO, ENABLED);
+    expectPermission(OWNER, REPO, 'Codertocat', 'write');
     await deliver(app, 'workflow_run', payload);
     expect(app.enqueued).toHaveLength(1);
     expect(app.enqueued[0]?.trigger).toEqual({
@@ -204,7 +209,10 @@ describe('workflow_run.completed', () => {
   it('enqueues a run attempt once, however often it is delivered, and a re-run again', async () => {
     const app = await testApp();
     expectInstallationToken();
-    for (let round = 0; round < 3; round++) expectConfig(OWNER, REPO, ENABLED);
+    for (let round = 0; round < 3; round++) {
+      expectConfig(OWNER, REPO, ENABLED);
+      expectPermission(OWNER, REPO, 'Codertocat', 'write');
+    }
     await deliver(app, 'workflow_run', failedRun(), { id: 'first' });
     await deliver(app, 'workflow_run', failedRun(), { id: 'first-redelivered' });
     const rerun = failedRun();

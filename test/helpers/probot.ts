@@ -25,6 +25,7 @@ import { readFileSync } from 'node:fs';
 import { type Context, Probot, ProbotOctokit } from 'probot';
 import { GitHubCodeHost } from '../../src/adapters/github/index.js';
 import { cachedRepoConfig } from '../../src/app/config-cache.js';
+import type { AppDependencies } from '../../src/app/dependencies.js';
 import { handlersInFlight, registerHandlers } from '../../src/app/register-handlers.js';
 import { repoConfigLoader } from '../../src/app/repo-config-for.js';
 import type { JobRequest } from '../../src/jobs/job-request.js';
@@ -57,24 +58,45 @@ export interface TestApp {
   enqueued: JobRequest[];
 }
 
+type ProbotLogger = NonNullable<NonNullable<ConstructorParameters<typeof Probot>[0]>['log']>;
+
+/** What `testApp` may be given beyond the defaults. */
+export interface TestAppOptions {
+  /** Replaces the recording runner (e.g. one that blocks until aborted). */
+  runner?: JobRunner;
+  concurrency?: number;
+  /** Cache the repository configuration as src/index.ts does (config-cache.ts). */
+  cacheConfig?: boolean;
+  /** The webhook secret, for tests that POST signed deliveries through Probot's middleware. */
+  secret?: string;
+  /** A logger in place of Probot's own at level `fatal` (e.g. one that records warnings). */
+  log?: ProbotLogger;
+  /** Replaces the real config loader (no `.github/selfdebug.yml` request is then made). */
+  repoConfigFor?: AppDependencies['repoConfigFor'];
+}
+
 /**
  * Job ids are `job-1`, `job-2`, … in the order handlers build requests.
  * `runner` replaces the recording one (e.g. one that blocks until aborted).
  */
-export async function testApp(
-  options: { runner?: JobRunner; concurrency?: number; cacheConfig?: boolean } = {},
-): Promise<TestApp> {
+export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
   const enqueued: JobRequest[] = [];
   const record: JobRunner = async (request) => {
     enqueued.push(request);
   };
   const queue = new MemoryQueue(options.runner ?? record, options.concurrency ?? 2);
-  const probot = new Probot({ appId: 123, privateKey, logLevel: 'fatal', Octokit: TestOctokit });
+  const probot = new Probot({
+    appId: 123,
+    privateKey,
+    Octokit: TestOctokit,
+    ...(options.secret === undefined ? {} : { secret: options.secret }),
+    ...(options.log === undefined ? { logLevel: 'fatal' as const } : { log: options.log }),
+  });
   const codeHostFor = (context: Context) =>
     new GitHubCodeHost(context.octokit, { ...context.repo(), now: () => NOW });
   let next = 0;
   // Uncached by default, so each test's config mocks are asked for; src/index.ts caches (config-cache.ts).
-  const loader = repoConfigLoader(codeHostFor);
+  const loader = options.repoConfigFor ?? repoConfigLoader(codeHostFor);
   const cached = options.cacheConfig ? cachedRepoConfig(loader) : null;
   await probot.load((app) => {
     registerHandlers(app, {
@@ -176,12 +198,23 @@ export function example<T>(event: string, action: string, which: number | ((exam
 // ── Mocks of the GitHub calls every handler makes ─────────────────────────────────────────────
 
 /**
+ * `optional: true` lets a mock go unused without failing the test (nock's
+ * `optionally()`): for tables that describe what GitHub would answer and
+ * assert on what the App did, not on which calls it made. A request no mock
+ * matches still fails the test.
+ */
+export interface MockOptions {
+  optional?: boolean;
+}
+
+/**
  * The installation token request a delivery's first API call makes. Probot
  * caches the token, so later deliveries in the same test make no new request.
  */
-export function expectInstallationToken(): void {
+export function expectInstallationToken(options: MockOptions = {}): void {
   githubApi()
     .post(`/app/installations/${INSTALLATION_ID}/access_tokens`)
+    .optionally(options.optional ?? false)
     .reply(201, { token: 'ghs_installation0123456789', expires_at: '2099-01-01T00:00:00Z', permissions: {} });
 }
 
@@ -197,17 +230,26 @@ const NOT_FOUND = {
  * file anywhere: 404 in the repository, then 404 in the owner's `.github`
  * repository, which the plugin tries next.
  */
-export function expectConfig(owner: string, repo: string, yaml: string | null): void {
+export function expectConfig(
+  owner: string,
+  repo: string,
+  yaml: string | null,
+  options: MockOptions = {},
+): void {
   const scope = githubApi({ reqheaders: { accept: 'application/vnd.github.v3.raw' } });
+  const optional = options.optional ?? false;
   if (yaml === null) {
     scope
       .get(`/repos/${owner}/${repo}${CONFIG}`)
+      .optionally(optional)
       .reply(404, NOT_FOUND)
       .get(`/repos/${owner}/.github${CONFIG}`)
+      .optionally(optional)
       .reply(404, NOT_FOUND);
   } else {
     scope
       .get(`/repos/${owner}/${repo}${CONFIG}`)
+      .optionally(optional)
       .reply(200, yaml, { 'content-type': 'text/plain; charset=utf-8' });
   }
 }
@@ -223,11 +265,15 @@ export function expectPermission(
   login: string,
   permission: string,
   roleName = permission,
+  options: MockOptions = {},
 ): void {
-  const path = `/repos/${owner}/${repo}/collaborators/${login}/permission`;
+  // Octokit escapes the login (`dependabot%5Bbot%5D`).
+  const path = `/repos/${owner}/${repo}/collaborators/${encodeURIComponent(login)}/permission`;
+  const optional = options.optional ?? false;
   if (permission === 'none') {
     githubApi()
       .get(path)
+      .optionally(optional)
       .reply(
         documentedReply(404, {
           message: 'Not Found',
@@ -244,6 +290,7 @@ export function expectPermission(
   const user = { ...body.user, login, role_name: roleName };
   githubApi()
     .get(path)
+    .optionally(optional)
     .reply(documentedReply(200, { ...body, permission, role_name: roleName, user }));
 }
 
@@ -251,7 +298,12 @@ export function expectPermission(
  * A new comment on issue or pull request `number`; returns the bodies posted,
  * so a test can assert on the exact text.
  */
-export function expectComment(owner: string, repo: string, number: number): string[] {
+export function expectComment(
+  owner: string,
+  repo: string,
+  number: number,
+  options: MockOptions = {},
+): string[] {
   const posted: string[] = [];
   const reply = documentedExample('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', 201) as object;
   githubApi()
@@ -259,6 +311,7 @@ export function expectComment(owner: string, repo: string, number: number): stri
       posted.push(body.body);
       return true;
     })
+    .optionally(options.optional ?? false)
     .reply(documentedReply(201, { ...reply, body: '(mocked)' }));
   return posted;
 }
@@ -269,6 +322,7 @@ export function expectReaction(
   repo: string,
   target: { commentId: number } | { issueNumber: number },
   content: string,
+  options: MockOptions = {},
 ): void {
   const [path, name] =
     'commentId' in target
@@ -283,5 +337,6 @@ export function expectReaction(
   const reply = documentedExample(name, 201) as object;
   githubApi()
     .post(path, { content })
+    .optionally(options.optional ?? false)
     .reply(documentedReply(201, { ...reply, content }));
 }

@@ -1,28 +1,13 @@
-import { createHmac, generateKeyPairSync } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable, Writable } from 'node:stream';
 import { pino } from 'pino';
-import { type Context, Probot, ProbotOctokit } from 'probot';
-import { GitHubCodeHost } from '../../src/adapters/github/index.js';
+import type { Probot } from 'probot';
 import type { HandlerRepoConfig } from '../../src/app/dependencies.js';
-import { registerHandlers } from '../../src/app/register-handlers.js';
 import type { JobRequest } from '../../src/jobs/job-request.js';
-import { MemoryQueue } from '../fakes/memory-queue.js';
-import { NOW, settleHandlers } from '../helpers/probot.js';
+import { settleHandlers, testApp } from '../helpers/probot.js';
 
 export const SECRET = 'webhook-secret-for-tests';
-
-const privateKey = generateKeyPairSync('rsa', {
-  modulusLength: 2048,
-  publicKeyEncoding: { type: 'spki', format: 'pem' },
-  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-}).privateKey;
-
-const TestOctokit = ProbotOctokit.defaults((options: object) => ({
-  ...options,
-  retry: { enabled: false },
-  throttle: { enabled: false },
-}));
 
 /** Mentions on, workflow runs off: no example payload needs a GitHub call unless a test mocks it. */
 const CONFIG: HandlerRepoConfig = {
@@ -45,12 +30,12 @@ export interface HttpApp {
 
 /**
  * The App as GitHub reaches it: Probot's own webhook middleware (signature,
- * headers, JSON) in front of the real handlers with a recording queue,
- * called in-process with a request stream, so nock's strict mode sees only
- * the GitHub calls.
+ * headers, JSON) in front of the test App of test/helpers/probot.ts (the real
+ * handlers, a recording queue), with a webhook secret, a fixed configuration
+ * and a logger that keeps warnings; called in-process with a request stream,
+ * so nock's strict mode sees only the GitHub calls.
  */
 export async function httpApp(): Promise<HttpApp> {
-  const enqueued: JobRequest[] = [];
   const warnings: HttpApp['warnings'] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -58,27 +43,10 @@ export async function httpApp(): Promise<HttpApp> {
       done();
     },
   });
-  const probot = new Probot({
-    appId: 123,
-    privateKey,
+  const { probot, queue, enqueued } = await testApp({
     secret: SECRET,
     log: pino({ level: 'warn' }, sink),
-    Octokit: TestOctokit,
-  });
-  const queue = new MemoryQueue(async (request) => {
-    enqueued.push(request);
-  }, 2);
-  let next = 0;
-  await probot.load((app) => {
-    registerHandlers(app, {
-      handle: 'selfdebug',
-      queue,
-      codeHostFor: (context: Context) =>
-        new GitHubCodeHost(context.octokit, { ...context.repo(), now: () => NOW }),
-      repoConfigFor: async () => ({ ok: true, config: CONFIG }),
-      newJobId: () => `job-${++next}`,
-      now: () => NOW,
-    });
+    repoConfigFor: async () => ({ ok: true, config: CONFIG }),
   });
   const middleware = (await probot.getNodeMiddleware()) as unknown as Middleware;
   return {

@@ -6,7 +6,8 @@ import { parseSandboxConfig } from '../../src/config/load-config.js';
 describe('containerSpec', () => {
   it('locks the container down by default', () => {
     const spec = containerSpec(parseSandboxConfig({}), 'job/42');
-    expect(spec.User).toBe('1000:1000');
+    // Commands run as 1000:1000 (the exec's user); init and the keeper as nobody, out of their ptrace reach.
+    expect(spec.User).toBe('65534:65534');
     expect(spec.NetworkDisabled).toBe(true);
     expect(spec.HostConfig).toMatchObject({
       NetworkMode: 'none',
@@ -15,12 +16,32 @@ describe('containerSpec', () => {
       ReadonlyRootfs: true,
       Privileged: false,
       PidsLimit: 512,
-      Memory: 2048 * 1024 * 1024,
-      MemorySwap: 2048 * 1024 * 1024,
+      // The program's 2 GB plus the workspace's 2 GB, which lives in memory.
+      Memory: (2048 + 2048) * 1024 * 1024,
+      MemorySwap: (2048 + 2048) * 1024 * 1024,
       NanoCpus: 1e9,
     });
     expect(spec.HostConfig?.Tmpfs?.['/tmp']).toMatch(/size=512m/);
     expect(spec.HostConfig?.Binds).toBeUndefined();
+    expect(spec.HostConfig?.Mounts).toEqual([
+      {
+        Type: 'volume',
+        Source: '',
+        Target: '/workspace',
+        VolumeOptions: {
+          NoCopy: true,
+          Labels: {},
+          DriverConfig: {
+            Name: 'local',
+            Options: {
+              type: 'tmpfs',
+              device: 'tmpfs',
+              o: 'size=2048m,nr_inodes=500000,uid=1000,gid=1000,mode=0755,nosuid,nodev',
+            },
+          },
+        },
+      },
+    ]);
     expect(spec.name).toMatch(/^selfdebug-job-42-[a-z0-9]+$/);
   });
 
@@ -35,6 +56,7 @@ describe('containerSpec', () => {
     const spec = containerSpec(
       parseSandboxConfig({
         memoryMb: 128,
+        workspaceMb: 64,
         cpus: 2,
         pidsLimit: 50,
         network: 'host',
@@ -43,7 +65,7 @@ describe('containerSpec', () => {
       'j',
     );
     expect(spec.HostConfig).toMatchObject({
-      Memory: 128 * 1024 * 1024,
+      Memory: (128 + 64) * 1024 * 1024,
       NanoCpus: 2e9,
       PidsLimit: 50,
       NetworkMode: 'host',

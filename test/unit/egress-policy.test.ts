@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   checkTarget,
   DEFAULT_ALLOWED_HOSTS,
+  hostAddresses,
   isForbiddenAddress,
+  isHostAddress,
+  isTrusted,
   withinCeiling,
 } from '../../src/adapters/proxy/egress-policy.js';
 
@@ -10,9 +13,9 @@ describe('egress policy', () => {
   const policy = { allowedHosts: ['registry.npmjs.org', '*.example.org', 'mirror.test:8081'] };
 
   it('allows listed hosts on 80 and 443, and a listed port only where it is named', () => {
-    expect(checkTarget(policy, 'registry.npmjs.org', 443)).toEqual({ allowed: true });
-    expect(checkTarget(policy, 'a.example.org', 80)).toEqual({ allowed: true });
-    expect(checkTarget(policy, 'mirror.test', 8081)).toEqual({ allowed: true });
+    expect(checkTarget(policy, 'registry.npmjs.org', 443)).toEqual({ allowed: true, by: 'operator' });
+    expect(checkTarget(policy, 'a.example.org', 80)).toEqual({ allowed: true, by: 'operator' });
+    expect(checkTarget(policy, 'mirror.test', 8081)).toEqual({ allowed: true, by: 'operator' });
     expect(checkTarget(policy, 'mirror.test', 443)).toMatchObject({ allowed: false });
     expect(checkTarget(policy, 'registry.npmjs.org', 22)).toEqual({
       allowed: false,
@@ -40,12 +43,66 @@ describe('egress policy', () => {
     ['fe80::1'],
     ['::ffff:127.0.0.1'],
     ['::ffff:169.254.169.254'],
+    // The same IPv4 addresses inside IPv6: mapped in hex, translated, NAT64, 6to4, IPv4-compatible.
+    ['::ffff:7f00:1'],
+    ['0:0:0:0:0:ffff:a9fe:a9fe'],
+    ['::ffff:0:127.0.0.1'],
+    ['64:ff9b::127.0.0.1'],
+    ['64:ff9b::a00:1'],
+    ['2002:7f00:1::'],
+    ['2002:a9fe:a9fe::1'],
+    ['::127.0.0.1'],
+    ['::8.8.8.8'],
+    ['fec0::1'],
+    ['100::1'],
+    ['fe80::1%eth0'],
   ])('refuses %s', (address) => {
     expect(isForbiddenAddress(address)).toMatch(/private or local/);
   });
 
-  it.each([['151.101.1.35'], ['2606:4700::6810:84e5'], ['::ffff:151.101.1.35']])('accepts %s', (address) => {
+  it.each([
+    ['151.101.1.35'],
+    ['2606:4700::6810:84e5'],
+    ['::ffff:151.101.1.35'],
+    ['64:ff9b::9765:123'],
+    ['2002:9765:123::1'],
+  ])('accepts %s', (address) => {
     expect(isForbiddenAddress(address)).toBeNull();
+  });
+
+  it('judges a name with a trailing dot, in any case, as the host it names', () => {
+    expect(checkTarget(policy, 'Registry.NPMJS.org.', 443)).toEqual({ allowed: true, by: 'operator' });
+    expect(checkTarget(policy, 'evil.org.', 443)).toMatchObject({ allowed: false });
+    expect(isTrusted({ allowedHosts: [], explicitHosts: ['mirror.test'] }, 'MIRROR.test.')).toBe(true);
+    expect(isTrusted({ allowedHosts: [], explicitHosts: ['mirror.test'] }, 'mirror.test..')).toBe(false);
+  });
+
+  it('refuses every address of the App host, public ones too, in any spelling', () => {
+    const mine = ['127.0.0.1', '::1', '203.0.113.5', '2001:db8::5', 'fe80::1%eth0'];
+    for (const address of [
+      '203.0.113.5',
+      '::ffff:203.0.113.5',
+      '::ffff:cb00:7105',
+      '2001:db8:0::5',
+      '2002:cb00:7105::',
+    ])
+      expect(isHostAddress(address, mine), address).toMatch(/address of the App's host/);
+    expect(isHostAddress('203.0.113.6', mine)).toBeNull();
+    expect(hostAddresses()).toEqual(expect.arrayContaining(['127.0.0.1']));
+  });
+
+  it('tells the operator’s hosts from the ones a repository added', () => {
+    const withRepository = {
+      allowedHosts: ['mirror.test'],
+      repositoryHosts: ['mirror.test:6379', 'npm.example.org'],
+    };
+    expect(checkTarget(withRepository, 'mirror.test', 443)).toEqual({ allowed: true, by: 'operator' });
+    expect(checkTarget(withRepository, 'mirror.test', 6379)).toEqual({ allowed: true, by: 'repository' });
+    expect(checkTarget(withRepository, 'npm.example.org', 443)).toEqual({ allowed: true, by: 'repository' });
+    expect(checkTarget(withRepository, 'mirror.test', 22)).toEqual({
+      allowed: false,
+      reason: 'port 22 is not allowed for mirror.test',
+    });
   });
 
   it('keeps a repository’s hosts within the operator’s ceiling', () => {

@@ -253,6 +253,17 @@ describe('operator ceilings', () => {
     expect(config.model.base_url).toBe('https://api.openai.com/v1');
   });
 
+  it('caps the workspace at the operator’s ceiling and says which variable sets it', () => {
+    const config = valid({ sandbox: { workspace_mb: 20_000 } });
+    const capped = applyOperatorCeilings(config, { ...appConfig, maxWorkspaceMb: 8192 });
+    expect(capped.config.sandbox.workspace_mb).toBe(8192);
+    expect(capped.notes).toEqual([
+      '`sandbox.workspace_mb` asks for 20000 MB, but this App allows at most 8192 MB (its operator sets ' +
+        'SELFDEBUG_MAX_WORKSPACE_MB), so 8192 MB is used.',
+    ]);
+    expect(sandboxOverrides(capped.config).workspaceMb).toBe(8192);
+  });
+
   it('lets the operator allow host network and a repository model server', () => {
     const config = valid(parseYaml(FULL_YAML));
     const allowed = applyOperatorCeilings(config, {

@@ -1,76 +1,149 @@
-import { readFile, readlink } from 'node:fs/promises';
+import { lstat, readdir, readFile, readlink, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import {
   ArchiveTooLargeError,
+  ArchiveTooManyEntriesError,
   extractWorkspace,
-  UnsafeArchiveEntryError,
 } from '../../src/adapters/docker/workspace-archive.js';
+import { craftedTar } from '../helpers/crafted-tar.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
 
-/** A ustar archive built by hand, so hostile entries can be written. */
-function tarArchive(entries: { name: string; type?: string; body?: string; linkname?: string }[]): Readable {
-  const blocks: Buffer[] = [];
-  for (const entry of entries) {
-    const body = Buffer.from(entry.body ?? '');
-    const header = Buffer.alloc(512);
-    header.write(entry.name, 0, 100);
-    header.write('0000644\0', 100);
-    header.write('0001750\0', 108);
-    header.write('0001750\0', 116);
-    header.write(`${body.length.toString(8).padStart(11, '0')}\0`, 124);
-    header.write('00000000000\0', 136);
-    header.write('        ', 148);
-    const flags: Record<string, string> = { file: '0', link: '1', symlink: '2', char: '3', directory: '5' };
-    header.write(flags[entry.type ?? 'file'] ?? '0', 156);
-    header.write(entry.linkname ?? '', 157, 100);
-    header.write('ustar\x0000', 257);
-    let sum = 0;
-    for (const byte of header) sum += byte;
-    header.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148);
-    blocks.push(header, body, Buffer.alloc((512 - (body.length % 512)) % 512));
-  }
-  blocks.push(Buffer.alloc(1024));
-  return Readable.from([Buffer.concat(blocks)]);
-}
+const LIMITS = { maxBytes: 64 * 1024, maxEntries: 1000 };
 
 describe('extractWorkspace', () => {
   const tempDir = useTempDirs();
 
   it('re-roots entries under the destination and keeps symlinks as data', async () => {
     const dest = await tempDir();
-    await extractWorkspace(
-      tarArchive([
+    const refused = await extractWorkspace(
+      craftedTar([
         { name: 'workspace/', type: 'directory' },
         { name: 'workspace/a.txt', body: 'A' },
         { name: 'workspace/sub/b.txt', body: 'B' },
         { name: 'workspace/python', type: 'symlink', linkname: '/usr/bin/python3' },
       ]),
       dest,
-      64 * 1024,
+      LIMITS,
     );
+    expect(refused).toEqual([]);
     expect(await readFile(join(dest, 'a.txt'), 'utf8')).toBe('A');
     expect(await readFile(join(dest, 'sub/b.txt'), 'utf8')).toBe('B');
     expect(await readlink(join(dest, 'python'))).toBe('/usr/bin/python3');
   });
 
-  it('refuses entries that climb out, device files and hard links leaving the workspace', async () => {
-    for (const hostile of [
-      { name: 'workspace/../../escape.txt', body: 'x' },
-      { name: 'workspace/tty', type: 'char' },
-      { name: 'workspace/passwd', type: 'link', linkname: 'workspace/../../etc/passwd' },
-    ]) {
-      const dest = await tempDir();
-      await expect(extractWorkspace(tarArchive([hostile]), dest, 64 * 1024)).rejects.toBeInstanceOf(
-        UnsafeArchiveEntryError,
-      );
-    }
+  it('skips and lists entries that climb out, absolute names, devices, fifos and hard links leaving the workspace', async () => {
+    const dest = await tempDir();
+    const refused = await extractWorkspace(
+      craftedTar([
+        { name: 'workspace/../../escape.txt', body: 'x' },
+        { name: '/tmp/absolute.txt', body: 'x' },
+        { name: 'workspace/tty', type: 'char' },
+        { name: 'workspace/disk', type: 'block' },
+        { name: 'workspace/pipe', type: 'fifo' },
+        { name: 'workspace/passwd', type: 'link', linkname: 'workspace/../../etc/passwd' },
+        { name: 'workspace/shadow', type: 'link', linkname: '/etc/shadow' },
+        { name: 'workspace/kept.txt', body: 'kept' },
+      ]),
+      dest,
+      LIMITS,
+    );
+    expect(refused.map((entry) => entry.path)).toEqual([
+      'workspace/../../escape.txt',
+      '/tmp/absolute.txt',
+      'tty',
+      'disk',
+      'pipe',
+      'passwd',
+      'shadow',
+    ]);
+    expect(refused.every((entry) => entry.reason.length > 0)).toBe(true);
+    expect(await readdir(dest)).toEqual(['kept.txt']);
+  });
+
+  it('keeps a hard link to a file, and turns one to a symlink into that symlink', async () => {
+    const dest = await tempDir();
+    const refused = await extractWorkspace(
+      craftedTar([
+        { name: 'workspace/a.txt', body: 'A' },
+        { name: 'workspace/b.txt', type: 'link', linkname: 'workspace/a.txt' },
+        { name: 'workspace/py', type: 'symlink', linkname: '/usr/bin/python3' },
+        { name: 'workspace/py-hard', type: 'link', linkname: 'workspace/py' },
+        { name: 'workspace/dangling', type: 'symlink', linkname: 'nowhere' },
+        { name: 'workspace/dangling-hard', type: 'link', linkname: 'workspace/dangling' },
+      ]),
+      dest,
+      LIMITS,
+    );
+    expect(refused).toEqual([]);
+    expect((await stat(join(dest, 'b.txt'))).ino).toBe((await stat(join(dest, 'a.txt'))).ino);
+    expect(await readlink(join(dest, 'py-hard'))).toBe('/usr/bin/python3');
+    expect(await readlink(join(dest, 'dangling-hard'))).toBe('nowhere');
+  });
+
+  it('never writes below a link, nor replaces a link by a folder (which would chmod its target)', async () => {
+    const dest = await tempDir();
+    const outside = await tempDir();
+    const before = (await stat(outside)).mode;
+    const refused = await extractWorkspace(
+      craftedTar([
+        { name: 'workspace/src', type: 'symlink', linkname: outside },
+        { name: 'workspace/src/', type: 'directory', mode: 0o777 },
+        { name: 'workspace/src/evil.txt', body: 'x' },
+        { name: 'workspace/file.txt', body: 'f' },
+        { name: 'workspace/file.txt/below', body: 'x' },
+      ]),
+      dest,
+      LIMITS,
+    );
+    expect((await stat(outside)).mode).toBe(before);
+    expect(await readdir(outside)).toEqual([]);
+    expect(refused.map((entry) => entry.path)).toEqual(['src', 'src/evil.txt', 'file.txt/below']);
+    expect((await lstat(join(dest, 'src'))).isSymbolicLink()).toBe(true);
+  });
+
+  it('leaves every .git folder out, listing each once', async () => {
+    const dest = await tempDir();
+    const refused = await extractWorkspace(
+      craftedTar([
+        { name: 'workspace/.git/config', body: '[core]\n\tfsmonitor = touch /tmp/pwned\n' },
+        { name: 'workspace/.git/hooks/pre-commit', body: '#!/bin/sh\n', mode: 0o755 },
+        { name: 'workspace/lib/.GIT/config', body: '[core]\n' },
+        { name: 'workspace/app.py', body: 'print(1)\n' },
+      ]),
+      dest,
+      LIMITS,
+    );
+    expect(refused.map((entry) => entry.path)).toEqual(['.git', 'lib/.GIT']);
+    expect((await readdir(dest)).sort()).toEqual(['app.py']);
+  });
+
+  it('clears setuid, setgid and sticky bits', async () => {
+    const dest = await tempDir();
+    await extractWorkspace(
+      craftedTar([
+        { name: 'workspace/run', body: '#!/bin/sh\n', mode: 0o6755 },
+        { name: 'workspace/shared/', type: 'directory', mode: 0o3777 },
+      ]),
+      dest,
+      LIMITS,
+    );
+    expect((await stat(join(dest, 'run'))).mode & 0o7000).toBe(0);
+    expect((await stat(join(dest, 'shared'))).mode & 0o7000).toBe(0);
   });
 
   it('stops at the size cap', async () => {
     const dest = await tempDir();
-    const big = tarArchive([{ name: 'workspace/big.bin', body: 'x'.repeat(128 * 1024) }]);
-    await expect(extractWorkspace(big, dest, 64 * 1024)).rejects.toBeInstanceOf(ArchiveTooLargeError);
+    const big = craftedTar([{ name: 'workspace/big.bin', body: 'x'.repeat(128 * 1024) }]);
+    await expect(extractWorkspace(big, dest, LIMITS)).rejects.toBeInstanceOf(ArchiveTooLargeError);
+  });
+
+  it('stops at the entry cap', async () => {
+    const dest = await tempDir();
+    const many = craftedTar(Array.from({ length: 50 }, (_, index) => ({ name: `workspace/f${index}` })));
+    await expect(extractWorkspace(many, dest, { ...LIMITS, maxEntries: 10 })).rejects.toBeInstanceOf(
+      ArchiveTooManyEntriesError,
+    );
+    expect((await readdir(dest)).length).toBeLessThanOrEqual(10);
   });
 });

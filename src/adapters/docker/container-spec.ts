@@ -7,8 +7,14 @@ import { containerLabels } from './labels.js';
  * no network (or only the loopback of the job's network holder, where its
  * services listen), no capabilities, no privilege escalation, a non-root user,
  * memory/CPU/pids limits, and a read-only root filesystem where only the
- * workspace (an anonymous volume, so putArchive/getArchive reach it on any
- * engine) and /tmp (tmpfs) can be written.
+ * workspace and /tmp (tmpfs) can be written.
+ *
+ * The workspace is an anonymous volume of the engine's `local` driver mounted
+ * as a sized tmpfs: a volume, so putArchive/getArchive reach it on any
+ * engine; a tmpfs, so its size and file count are limits the kernel enforces
+ * and a job can never fill the engine host's disk. Its pages are charged to
+ * the container's memory, so the memory limit is raised by the workspace's
+ * size: a full workspace still leaves the program all of `memoryMb`.
  */
 export function containerSpec(
   config: SandboxConfig,
@@ -16,13 +22,16 @@ export function containerSpec(
   options: { image?: string; networkMode?: string } = {},
 ): ContainerCreateOptions {
   const networkMode = config.network === 'host' ? 'host' : (options.networkMode ?? 'none');
-  const memoryBytes = config.memoryMb * 1024 * 1024;
+  const memoryBytes = (config.memoryMb + config.workspaceMb) * 1024 * 1024;
   return {
     Image: options.image ?? config.image,
     name: containerName(jobId),
     Cmd: ['sleep', 'infinity'],
     Entrypoint: [],
-    User: config.user,
+    // Init and the keeper run as another uid than the commands, which run as `config.user` (DockerSandbox
+    // execs with it): a command may ptrace processes of its own uid, and so could otherwise take over the
+    // keeper, which the sweep after each command spares, and outlive its command.
+    User: keeperUser(config.user),
     WorkingDir: config.workdir,
     // PATH is the image's own: toolchain images put their tools on it (/usr/local/go/bin, /usr/local/cargo/bin).
     Env: ['HOME=/tmp', 'LANG=C.UTF-8'],
@@ -32,8 +41,8 @@ export function containerSpec(
     AttachStdout: false,
     AttachStderr: false,
     Tty: false,
-    Volumes: { [config.workdir]: {} },
     HostConfig: {
+      Mounts: [workspaceMount(config)],
       NetworkMode: networkMode,
       CapDrop: ['ALL'],
       SecurityOpt: ['no-new-privileges:true'],
@@ -44,10 +53,47 @@ export function containerSpec(
       NanoCpus: Math.round(config.cpus * 1e9),
       PidsLimit: config.pidsLimit,
       Init: true,
+      ...runtimeOf(config),
       AutoRemove: false,
       Privileged: false,
       IpcMode: 'private',
       LogConfig: { Type: 'none', Config: {} },
+    },
+  };
+}
+
+/** nobody, unless the commands themselves run as nobody. */
+export function keeperUser(user: string): string {
+  return user.split(':')[0] === '65534' ? '65533:65533' : '65534:65534';
+}
+
+/** The operator's OCI runtime (gVisor's runsc, Kata), for every container that runs a job's code. */
+export function runtimeOf(config: Pick<SandboxConfig, 'runtime'>): { Runtime?: string } {
+  return config.runtime ? { Runtime: config.runtime } : {};
+}
+
+/** Where the workspace lives: see the comment on containerSpec. */
+export function workspaceMount(config: SandboxConfig) {
+  const [uid = '1000', gid = uid] = config.user.split(':');
+  const options = [
+    `size=${config.workspaceMb}m`,
+    `nr_inodes=${config.workspaceFiles}`,
+    `uid=${uid}`,
+    `gid=${gid}`,
+    'mode=0755',
+    'nosuid',
+    'nodev',
+  ];
+  return {
+    Type: 'volume' as const,
+    // No name: the engine makes an anonymous volume, removed with the container.
+    Source: '',
+    Target: config.workdir,
+    VolumeOptions: {
+      // The engine copies the image's own workspace into a volume before mounting a tmpfs over it, which loses it.
+      NoCopy: true,
+      Labels: {},
+      DriverConfig: { Name: 'local', Options: { type: 'tmpfs', device: 'tmpfs', o: options.join(',') } },
     },
   };
 }

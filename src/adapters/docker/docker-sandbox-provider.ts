@@ -1,5 +1,6 @@
 import type Docker from 'dockerode';
 import type { SandboxConfig } from '../../config/sandbox-config.js';
+import { RuntimeMissingError, WorkspaceFullError } from '../../errors/index.js';
 import type { PreparationReport } from '../../sandbox/environment.js';
 import type { OpenSandboxRequest, Sandbox, SandboxProvider } from '../../sandbox/sandbox.js';
 import { type Logger, silentLogger } from '../../util/logger.js';
@@ -73,7 +74,9 @@ export class DockerSandboxProvider implements SandboxProvider {
         return await this.start(request, prepared, sidecars);
       } catch (error) {
         // A prepared environment that cannot start is broken: drop it and build it again, once.
-        if (!prepared.report.reused || !prepared.report.cacheKey) throw error;
+        // One that does not fit the workspace would not fit when built again either.
+        if (!prepared.report.reused || !prepared.report.cacheKey || error instanceof WorkspaceFullError)
+          throw error;
         this.logger.warn({ error: String(error) }, 'discarding a prepared environment that did not start');
         await this.cache.discard(prepared.report.cacheKey);
         await sidecars.removeAll();
@@ -102,6 +105,7 @@ export class DockerSandboxProvider implements SandboxProvider {
     });
     try {
       await container.start();
+      if (prepared.report.cacheKey) await sandbox.restorePrepared();
       await sandbox.copyIn(await request.workspace);
       request.signal?.throwIfAborted();
       return sandbox;
@@ -133,7 +137,7 @@ export class DockerSandboxProvider implements SandboxProvider {
     return this.reaped;
   }
 
-  /** Asks the engine whether it answers and has the image (pulling it if it can), for start-up checks. */
+  /** Asks the engine whether it answers, has the image (pulling it if it can) and the runtime, for start-up checks. */
   async ping(onProgress?: (line: string) => void): Promise<void> {
     try {
       await this.docker.ping();
@@ -141,5 +145,9 @@ export class DockerSandboxProvider implements SandboxProvider {
       throw mapDockerError(error, { endpoint: this.endpoint, image: this.config.image });
     }
     await this.images.ensure(this.config.image, onProgress);
+    if (this.config.runtime) {
+      const info = (await this.docker.info()) as { Runtimes?: Record<string, unknown> };
+      if (!(this.config.runtime in (info.Runtimes ?? {}))) throw new RuntimeMissingError(this.config.runtime);
+    }
   }
 }

@@ -8,6 +8,7 @@ import {
   ContainerDiedError,
   nameTooLong,
   SelfdebugError,
+  WorkspaceFullError,
   type WorkspacePathError,
   WorkspaceTransferError,
   workspacePathProblem,
@@ -17,6 +18,7 @@ import { OutputRecorder } from '../../sandbox/output-recorder.js';
 import {
   CANCELLED_EXIT_CODE,
   CANCELLED_REASON,
+  type CopyOutReport,
   DEFAULT_FILE_MODE,
   type ExecEnd,
   type ExecOptions,
@@ -30,6 +32,7 @@ import {
 } from '../../sandbox/sandbox.js';
 import { workspacePath } from '../../sandbox/workspace-path.js';
 import { replaceDirectoryContents } from '../../util/replace-directory-contents.js';
+import { PREPARED_WORKSPACE } from './environment-cache.js';
 import { killCommand, OOM_COUNTER_COMMAND, parseOomCount, runCommand } from './exec-wrapper.js';
 import { mapDockerError } from './map-docker-error.js';
 import { parsePathCheck, pathCheckCommand } from './path-check.js';
@@ -55,6 +58,7 @@ export class DockerSandbox implements Sandbox {
   readonly workdir: string;
   readonly preparation: PreparationReport | null;
   private disposing: Promise<void> | undefined;
+  private readonly execUser: string;
   private workspaceFilled = false;
   private oomKillsSeen = 0;
 
@@ -62,8 +66,14 @@ export class DockerSandbox implements Sandbox {
     private readonly container: Docker.Container,
     private readonly config: SandboxConfig,
     private readonly endpoint: string,
-    extras: { preparation?: PreparationReport; alongside?: { removeAll(): Promise<void> } } = {},
+    extras: {
+      preparation?: PreparationReport;
+      alongside?: { removeAll(): Promise<void> };
+      /** Who commands run as; the container's own user is another (see containerSpec). */
+      user?: string;
+    } = {},
   ) {
+    this.execUser = extras.user ?? config.user;
     this.workdir = config.workdir;
     this.preparation = extras.preparation ?? null;
     this.alongside = extras.alongside ?? null;
@@ -85,6 +95,7 @@ export class DockerSandbox implements Sandbox {
 
     const exec = await this.engine(() =>
       this.container.exec({
+        User: this.execUser,
         Cmd: runCommand(pidFile, command, timeoutSeconds),
         AttachStdin: false,
         AttachStdout: true,
@@ -201,12 +212,21 @@ export class DockerSandbox implements Sandbox {
     this.workspaceFilled = true;
   }
 
-  async copyOut(hostDir: string): Promise<void> {
+  async copyOut(hostDir: string): Promise<CopyOutReport> {
     await mkdir(hostDir, { recursive: true });
     try {
       const archive = (await this.container.getArchive({ path: this.workdir })) as unknown as Readable;
-      const maxBytes = this.config.maxCopyOutMb * 1024 * 1024;
-      await replaceDirectoryContents(hostDir, (staging) => extractWorkspace(archive, staging, maxBytes));
+      const limits = {
+        maxBytes: this.config.maxCopyOutMb * 1024 * 1024,
+        maxEntries: this.config.maxCopyOutFiles,
+      };
+      // The host's .git stays: the sandbox's copy of it is never taken (see extractWorkspace).
+      const refused = await replaceDirectoryContents(
+        hostDir,
+        (staging) => extractWorkspace(archive, staging, limits),
+        ['.git'],
+      );
+      return { refused };
     } catch (error) {
       throw this.transferError('out', error);
     }
@@ -248,7 +268,13 @@ export class DockerSandbox implements Sandbox {
   /** Runs a helper command of our own (kill, clear, counters) and returns its stdout. */
   private async runQuiet(cmd: string[]): Promise<{ exitCode: number; stdout: string; output: string }> {
     const exec = await this.engine(() =>
-      this.container.exec({ Cmd: cmd, AttachStdout: true, AttachStderr: true, Tty: false }),
+      this.container.exec({
+        Cmd: cmd,
+        User: this.execUser,
+        AttachStdout: true,
+        AttachStderr: true,
+        Tty: false,
+      }),
     );
     const stream = (await this.engine(() => exec.start({ hijack: true, stdin: false }))) as Duplex;
     const recorder = new OutputRecorder(64 * 1024);
@@ -303,8 +329,33 @@ export class DockerSandbox implements Sandbox {
     }
   }
 
+  /**
+   * Puts what setup installed (kept in the prepared image outside the
+   * workspace, see stowPrepared) back into the workspace, where setup's
+   * absolute paths expect it. Runs in the container, so it counts against
+   * the workspace limit like anything else the job writes.
+   */
+  async restorePrepared(): Promise<void> {
+    const restored = await this.runQuiet([
+      'sh',
+      '-c',
+      '[ ! -d "$0" ] || cp -a "$0"/. "$1"/',
+      PREPARED_WORKSPACE,
+      this.workdir,
+    ]);
+    if (restored.exitCode === 0) return;
+    if (/no space left on device/i.test(restored.output))
+      throw new WorkspaceFullError('What setup installed', this.config.workspaceMb);
+    throw new WorkspaceTransferError(
+      'in',
+      `could not restore the prepared environment: ${restored.output.slice(0, 500)}`,
+    );
+  }
+
   private transferError(direction: 'in' | 'out', error: unknown): SelfdebugError {
     if (error instanceof SelfdebugError) return error;
+    if (direction === 'in' && /no space left on device/i.test(String((error as Error).message ?? error)))
+      return new WorkspaceFullError('The repository', this.config.workspaceMb, { cause: error });
     const status = (error as { statusCode?: number }).statusCode;
     if (status !== undefined || (error as { code?: string }).code === 'ECONNREFUSED')
       return this.mapped(error);

@@ -8,6 +8,14 @@ export const ENVIRONMENT_LABEL = 'dev.selfdebug.environment';
 const BUILT_LABEL = 'dev.selfdebug.environment.built';
 const REPOSITORY = 'selfdebug-env';
 
+/**
+ * Where a prepared image keeps what setup left in the workspace. The loop's
+ * workspace is a fresh tmpfs (see containerSpec), which hides whatever the
+ * image has at that path, so the prepared files wait here and are copied in
+ * when a sandbox opens.
+ */
+export const PREPARED_WORKSPACE = '/opt/selfdebug/prepared-workspace';
+
 export interface CachedEnvironment {
   image: string;
   key: string;

@@ -5,16 +5,16 @@ import type Docker from 'dockerode';
 import type { SandboxConfig } from '../../config/sandbox-config.js';
 import { environmentKey } from '../../environment/environment-key.js';
 import { checkImageAllowed } from '../../environment/image-policy.js';
-import { SandboxError } from '../../errors/index.js';
+import { SandboxError, WorkspaceFullError } from '../../errors/index.js';
 import type { EnvironmentRequest, PreparationReport } from '../../sandbox/environment.js';
 import { runSetup } from '../../sandbox/run-setup.js';
 import type { Logger } from '../../util/logger.js';
 import { DEFAULT_ALLOWED_HOSTS } from '../proxy/egress-policy.js';
 import { EgressProxy } from '../proxy/egress-proxy.js';
 import { proxyEnvironment } from '../proxy/proxy-environment.js';
-import { containerName } from './container-spec.js';
+import { containerName, runtimeOf } from './container-spec.js';
 import { DockerSandbox } from './docker-sandbox.js';
-import type { EnvironmentCache } from './environment-cache.js';
+import { type EnvironmentCache, PREPARED_WORKSPACE } from './environment-cache.js';
 import type { ImageStore } from './image-store.js';
 import { containerLabels } from './labels.js';
 import { PROXY_PORT, type Sidecars } from './sidecars.js';
@@ -109,10 +109,9 @@ export class EnvironmentPreparer {
     const proxy = await EgressProxy.start({
       socketPath: join(socketDir, SOCKET_NAME),
       policy: {
-        allowedHosts: [
-          ...(this.config.egressHosts.length > 0 ? this.config.egressHosts : DEFAULT_ALLOWED_HOSTS),
-          ...environment.allowedHosts,
-        ],
+        allowedHosts: this.config.egressHosts.length > 0 ? this.config.egressHosts : DEFAULT_ALLOWED_HOSTS,
+        // Kept apart: a repository's hosts never get the operator's trust in private addresses.
+        repositoryHosts: environment.allowedHosts,
         explicitHosts: this.config.egressTrustedHosts,
       },
       ...(this.lookup ? { lookup: this.lookup } : {}),
@@ -122,7 +121,7 @@ export class EnvironmentPreparer {
     try {
       await sidecars.startForwarder(socketDir, SOCKET_NAME);
       container = await this.setupContainer(base, input.jobId, sidecars.networkMode);
-      const setup = new DockerSandbox(container, this.config, this.endpoint);
+      const setup = new DockerSandbox(container, this.config, this.endpoint, { user: '0:0' });
       const workspace = await input.workspace;
       await setup.copyIn(workspace);
       await runSetup(setup, environment.setup, report, {
@@ -133,7 +132,7 @@ export class EnvironmentPreparer {
         egress: () => egressTargets(proxy),
       });
       await sidecars.stopForwarder();
-      await clearSources(setup, workspace, this.config);
+      await stowPrepared(setup, workspace, this.config);
       const saved = await this.cache.save(container, key, this.config.user);
       await this.cache
         .evict(key)
@@ -177,6 +176,7 @@ export class EnvironmentPreparer {
         NanoCpus: Math.round(this.config.cpus * 1e9),
         PidsLimit: this.config.pidsLimit,
         Init: true,
+        ...runtimeOf(this.config),
         IpcMode: 'private',
         LogConfig: { Type: 'none', Config: {} },
       },
@@ -200,9 +200,11 @@ function egressTargets(proxy: EgressProxy): PreparationReport['egress'] {
 /**
  * The prepared image keeps what setup produced (node_modules, .venv, build
  * caches) but not the sources: every job copies its own commit in fresh, so
- * a file deleted since never lingers. Everything left goes to the sandbox user.
+ * a file deleted since never lingers. What is left goes to the sandbox user
+ * and moves to PREPARED_WORKSPACE, since the loop's workspace is a new tmpfs
+ * over the image's; it must fit that workspace, or no job could start from it.
  */
-async function clearSources(setup: DockerSandbox, workspace: string, config: SandboxConfig): Promise<void> {
+async function stowPrepared(setup: DockerSandbox, workspace: string, config: SandboxConfig): Promise<void> {
   const { files, folders } = await listTree(workspace);
   const quote = (path: string) => `'${path.replaceAll("'", "'\\''")}'`;
   const script = [
@@ -212,12 +214,18 @@ async function clearSources(setup: DockerSandbox, workspace: string, config: San
       (part) => `rmdir --ignore-fail-on-non-empty -- ${part.join(' ')} 2>/dev/null || true`,
     ),
     `chown -R ${config.user} .`,
+    `mkdir -p ${PREPARED_WORKSPACE}`,
+    `find . -mindepth 1 -maxdepth 1 -exec mv -t ${PREPARED_WORKSPACE} -- {} +`,
+    `du -sm ${PREPARED_WORKSPACE} | cut -f1`,
   ].join('\n');
   const result = await setup.exec(script, { timeoutSeconds: 600 });
   if (result.exitCode !== 0)
     throw new SandboxError(
       `Could not clear the sources from the prepared environment: ${result.output.slice(0, 500)}`,
     );
+  const megabytes = Number(result.stdout.trim().split('\n').at(-1));
+  if (megabytes > config.workspaceMb)
+    throw new WorkspaceFullError(`What setup installed (${megabytes} MB)`, config.workspaceMb);
 }
 
 async function listTree(root: string, prefix = ''): Promise<{ files: string[]; folders: string[] }> {

@@ -2,6 +2,7 @@ import {
   ContainerDiedError,
   EngineUnreachableError,
   ImageNotFoundError,
+  RuntimeMissingError,
   SandboxError,
   SelfdebugError,
 } from '../../errors/index.js';
@@ -43,6 +44,8 @@ export function mapDockerError(error: unknown, context: DockerErrorContext): Sel
     return new EngineUnreachableError(context.endpoint, { cause: error });
   }
   const engineMessage = failure.json?.message ?? failure.reason ?? failure.message ?? String(error);
+  const runtime = /unknown runtime specified:? (\S+)/i.exec(engineMessage);
+  if (runtime) return new RuntimeMissingError(runtime[1]!, { cause: error });
   if (failure.statusCode === 404 && context.image && /image/i.test(engineMessage)) {
     return new ImageNotFoundError(context.image, { cause: error });
   }

@@ -44,7 +44,8 @@ export async function readSingleFile(archive: Readable, maxBytes: number): Promi
     const chunks: Buffer[] = [];
     stream.on('data', (chunk) => chunks.push(chunk as Buffer));
     stream.on('end', () => {
-      found = { content: Buffer.concat(chunks), mode: (header.mode ?? 0o644) & 0o7777 };
+      // Permission bits only: a setuid or setgid bit set in the sandbox must never reach the host.
+      found = { content: Buffer.concat(chunks), mode: (header.mode ?? 0o644) & 0o777 };
       next();
     });
   });

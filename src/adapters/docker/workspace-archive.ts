@@ -2,6 +2,7 @@ import { posix } from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import tar from 'tar-fs';
+import type { RefusedEntry } from '../../sandbox/sandbox.js';
 
 /** A tar stream of `hostDir` whose entries belong to the sandbox user. */
 export function packWorkspace(hostDir: string, owner: { uid: number; gid: number }): Readable {
@@ -11,57 +12,164 @@ export function packWorkspace(hostDir: string, owner: { uid: number; gid: number
 }
 
 export class ArchiveTooLargeError extends Error {}
-export class UnsafeArchiveEntryError extends Error {}
+export class ArchiveTooManyEntriesError extends Error {}
+
+export interface ExtractLimits {
+  /** Most bytes of archive read before the extraction fails. */
+  maxBytes: number;
+  /** Most entries (files, folders, links: host inodes) before the extraction fails. */
+  maxEntries: number;
+}
+
+type Kind = 'directory' | 'file' | 'symlink';
+type Header = { name: string; type?: string | null; linkname?: string | null; [key: string]: unknown };
 
 /**
  * Extracts a tar stream that came out of a container. Its content is
  * untrusted: entries are re-rooted under `dest` (the first path component,
- * the workspace folder's own name, is dropped), and absolute names, `..`
- * escapes, hard links leaving the workspace, device files and archives past
- * `maxBytes` are refused. Symbolic links are kept as they are: they are data
- * in a checkout, and tar-fs never writes through one that leaves `dest`.
+ * the workspace folder's own name, is dropped). An entry that could not be
+ * written safely is skipped and returned with the reason, and the rest is
+ * extracted: a fifo or a stray link in a build folder must not cost the job.
+ * Only the caps (`maxBytes`, `maxEntries`) fail the whole extraction, since
+ * past them the host disk itself is at stake.
  */
-export async function extractWorkspace(archive: Readable, dest: string, maxBytes: number): Promise<void> {
-  const refused: string[] = [];
-  const refusedHeaders = new WeakSet<object>();
+export async function extractWorkspace(
+  archive: Readable,
+  dest: string,
+  limits: ExtractLimits,
+): Promise<RefusedEntry[]> {
+  const entries = new EntryCheck();
+  const skipped = new WeakSet<object>();
+  let count = 0;
   const extract = tar.extract(dest, {
     chown: false,
     validateSymlinks: false,
     // tar-fs calls map, then ignore, for each entry; throwing here would escape the stream.
     map: (header) => {
-      const name = stripFirstComponent(header.name);
-      const problem = entryProblem(header.type ?? 'file', name, header.linkname ?? '');
-      const linkname = header.type === 'link' ? stripFirstComponent(header.linkname ?? '') : header.linkname;
-      const mapped = { ...header, name, linkname };
-      if (problem) {
-        refused.push(`${header.name}: ${problem}`);
-        refusedHeaders.add(mapped);
+      count += 1;
+      if (count > limits.maxEntries) {
+        extract.destroy(
+          new ArchiveTooManyEntriesError(
+            `the workspace archive holds more than ${limits.maxEntries} entries`,
+          ),
+        );
       }
-      return mapped;
+      const mapped = entries.check(header as Header);
+      if (mapped === null) {
+        skipped.add(header);
+        return header;
+      }
+      return { ...header, ...mapped };
     },
-    ignore: (_name, header) => header !== undefined && refusedHeaders.has(header),
+    ignore: (_name, header) => header !== undefined && skipped.has(header),
   });
-  await pipeline(archive, byteLimit(maxBytes), extract);
-  if (refused.length > 0)
-    throw new UnsafeArchiveEntryError(`refused entries: ${refused.slice(0, 5).join('; ')}`);
+  await pipeline(archive, byteLimit(limits.maxBytes), extract);
+  return entries.refused;
 }
 
-function entryProblem(type: string, name: string, linkname: string): string | null {
-  if (!['file', 'directory', 'symlink', 'link', 'contiguous-file'].includes(type))
-    return `${type} entries are not allowed`;
-  if (escapes(name)) return 'outside the workspace';
-  if (type === 'link' && escapes(stripFirstComponent(linkname))) return 'hard link outside the workspace';
-  return null;
+/**
+ * Decides each entry against what the archive already wrote, so that tar-fs
+ * never meets a case it would either fail on (ending the copy) or follow a
+ * link for: a folder entry over a link would chmod the link's target, a hard
+ * link is resolved with realpath, a name below a file or link cannot be made.
+ * `kinds` mirrors the destination, which starts empty.
+ */
+class EntryCheck {
+  readonly refused: RefusedEntry[] = [];
+  private readonly kinds = new Map<string, Kind>([['.', 'directory']]);
+  private readonly symlinkTargets = new Map<string, string>();
+  private readonly gitFolders = new Set<string>();
+
+  /** The header's new name and link (and type, for a hard link to a symlink), or null to skip it. */
+  check(header: Header): { name: string; linkname?: string; type?: string } | null {
+    const type = header.type ?? 'file';
+    const raw = header.name;
+    if (posix.isAbsolute(raw)) return this.refuse(raw, 'its name is absolute');
+    const name = entryName(raw);
+    if (name === null) return this.refuse(raw, 'its name leads out of the workspace');
+    const git = gitFolder(name);
+    if (git !== null) {
+      // git's own data would make the host's git read a config, hooks or history the sandbox wrote.
+      if (this.gitFolders.has(git)) return null;
+      this.gitFolders.add(git);
+      return this.refuse(git, "git's own folder is never copied back (the host keeps its own)");
+    }
+    const parent = this.blockedParent(name);
+    if (parent !== null) return this.refuse(name, `"${parent}" is not a folder on the way to it`);
+    const existing = this.kinds.get(name);
+    if (existing !== undefined && (existing === 'directory') !== (type === 'directory'))
+      return this.refuse(
+        name,
+        `it would replace a ${existing === 'directory' ? 'folder' : 'file'} of the same name`,
+      );
+
+    if (type === 'directory') return this.keep(name, 'directory', {});
+    if (type === 'file' || type === 'contiguous-file') return this.keep(name, 'file', {});
+    if (type === 'symlink') {
+      this.symlinkTargets.set(name, header.linkname ?? '');
+      return this.keep(name, 'symlink', {});
+    }
+    if (type === 'link') return this.hardLink(name, header.linkname ?? '');
+    return this.refuse(name, `${type} entries are not copied back`);
+  }
+
+  /** A hard link is kept only to a file or symlink this archive already wrote; one to a symlink becomes that symlink. */
+  private hardLink(name: string, linkname: string) {
+    if (posix.isAbsolute(linkname)) return this.refuse(name, 'it is a hard link to an absolute path');
+    const target = entryName(linkname);
+    if (target === null) return this.refuse(name, 'it is a hard link leading out of the workspace');
+    if (target === name) return this.refuse(name, 'it is a hard link to itself');
+    const kind = this.kinds.get(target);
+    if (kind === 'file') return this.keep(name, 'file', { linkname: target });
+    if (kind === 'symlink') {
+      const symlink = this.symlinkTargets.get(target) ?? '';
+      this.symlinkTargets.set(name, symlink);
+      return this.keep(name, 'symlink', { type: 'symlink', linkname: symlink });
+    }
+    return this.refuse(name, `it is a hard link to "${target}", which is not a file in the workspace`);
+  }
+
+  private keep(name: string, kind: Kind, extra: { linkname?: string; type?: string }) {
+    // tar-fs makes missing folders on the way; they are folders from now on.
+    const parts = name.split('/');
+    for (let depth = 1; depth < parts.length; depth++) {
+      const folder = parts.slice(0, depth).join('/');
+      if (!this.kinds.has(folder)) this.kinds.set(folder, 'directory');
+    }
+    this.kinds.set(name, kind);
+    return { name, ...extra };
+  }
+
+  private blockedParent(name: string): string | null {
+    const parts = name.split('/');
+    for (let depth = 1; depth < parts.length; depth++) {
+      const folder = parts.slice(0, depth).join('/');
+      const kind = this.kinds.get(folder);
+      if (kind !== undefined && kind !== 'directory') return folder;
+    }
+    return null;
+  }
+
+  private refuse(path: string, reason: string): null {
+    this.refused.push({ path, reason });
+    return null;
+  }
 }
 
-function stripFirstComponent(name: string): string {
+/** The name below the workspace folder, normalised; null when it climbs out. */
+function entryName(name: string): string | null {
   const slash = name.indexOf('/');
-  return slash === -1 ? '.' : name.slice(slash + 1) || '.';
+  const inside = slash === -1 ? '.' : name.slice(slash + 1) || '.';
+  const normalized = posix.normalize(inside).replace(/\/+$/, '') || '.';
+  if (posix.isAbsolute(normalized) || normalized === '..' || normalized.startsWith('../')) return null;
+  return normalized;
 }
 
-function escapes(name: string): boolean {
-  const normalized = posix.normalize(name);
-  return posix.isAbsolute(name) || normalized === '..' || normalized.startsWith('../');
+/** The `.git` folder an entry is in (at any depth, in any case), or null. */
+function gitFolder(name: string): string | null {
+  const parts = name.split('/');
+  const index = parts.findIndex((part) => part.toLowerCase() === '.git');
+  return index === -1 ? null : parts.slice(0, index + 1).join('/');
 }
 
 /** Fails the pipeline once more than `maxBytes` have passed, before they reach the disk. */

@@ -12,7 +12,7 @@ export function assertCommitPaths(paths: readonly string[]): void {
           ? 'it is absolute'
           : normalized === '..' || normalized.startsWith('../')
             ? 'it leaves the workspace'
-            : normalized === '.git' || normalized.startsWith('.git/')
+            : normalized.split('/').some((part) => part.toLowerCase() === '.git')
               ? "it is inside git's own folder"
               : undefined;
     if (problem !== undefined) throw new WorkspacePathError(path, problem);

@@ -7,6 +7,7 @@ import { OutputRecorder } from '../../sandbox/output-recorder.js';
 import {
   CANCELLED_EXIT_CODE,
   CANCELLED_REASON,
+  type CopyOutReport,
   DEFAULT_FILE_MODE,
   type ExecOptions,
   type ExecResult,
@@ -135,9 +136,11 @@ export class LocalSandbox implements Sandbox {
     await replaceDirectoryContents(this.workdir, (staging) => copyTree(hostDir, staging));
   }
 
-  async copyOut(hostDir: string): Promise<void> {
+  async copyOut(hostDir: string): Promise<CopyOutReport> {
     await mkdir(hostDir, { recursive: true });
-    await replaceDirectoryContents(hostDir, (staging) => copyTree(this.workdir, staging));
+    // As the port promises, the host's .git is never replaced by the sandbox's copy.
+    await replaceDirectoryContents(hostDir, (staging) => copyTree(this.workdir, staging), ['.git']);
+    return { refused: [] };
   }
 
   dispose(): Promise<void> {

@@ -3,7 +3,15 @@ import { chmod } from 'node:fs/promises';
 import { connect, createServer, isIP, type Server as NetServer } from 'node:net';
 import { RequestError, Server } from 'proxy-chain';
 import { type Logger, silentLogger } from '../../util/logger.js';
-import { checkTarget, type EgressPolicy, isForbiddenAddress, isTrusted } from './egress-policy.js';
+import {
+  checkTarget,
+  type EgressPolicy,
+  hostAddresses,
+  isForbiddenAddress,
+  isHostAddress,
+  isTrusted,
+  normalizeHost,
+} from './egress-policy.js';
 
 export interface EgressRecord {
   host: string;
@@ -23,6 +31,15 @@ export interface EgressProxyOptions {
   policy: EgressPolicy;
   /** Names resolved before DNS is asked (null: ask DNS). */
   lookup?: (hostname: string) => string | null;
+  /**
+   * The local address outgoing connections leave from (the interface setup
+   * traffic should use). Tests set 127.0.0.1, where the kernel refuses any
+   * connection that would leave the host, so nothing a test lets through
+   * can reach further than the loopback.
+   */
+  localAddress?: string;
+  /** The App host's addresses, refused like private ones; default: every interface's, read at each request. */
+  hostAddresses?: () => readonly string[];
   logger?: Logger;
 }
 
@@ -36,9 +53,12 @@ type LookupCallback = (
  * The allowlisting proxy of the setup phase, on proxy-chain (CONNECT and
  * plain HTTP). For each request it checks host and port against the
  * policy, resolves the name itself, refuses private and local addresses
- * unless the operator trusts the host, and hands proxy-chain a lookup
- * pinned to the address it checked, so a name that resolves differently a
- * moment later (DNS rebinding) still goes where it was judged to go.
+ * and the App host's own unless the operator trusts the host (and its own
+ * list opened the port), and hands proxy-chain a lookup pinned to the
+ * addresses it checked, so a name that resolves differently a moment
+ * later (DNS rebinding) still goes where it was judged to go. One proxy
+ * per job, on a socket that goes when the proxy is closed: there are no
+ * credentials to steal, and nothing left to use after the job.
  */
 export class EgressProxy {
   private readonly log: EgressRecord[] = [];
@@ -75,10 +95,22 @@ export class EgressProxy {
     await this.server.close(true);
   }
 
+  /**
+   * proxy-chain calls this for CONNECT and for plain HTTP alike, with the
+   * target it will connect to (parsed by the WHATWG URL parser, so
+   * `http://0x7f000001/` arrives as 127.0.0.1; CONNECT's authority stays as
+   * written and is resolved here like any name).
+   */
   private async decide(
-    request: { connectionId: number; hostname: string; port: number; request: { method?: string } },
+    request: {
+      connectionId: number;
+      hostname: string;
+      port: number;
+      isHttp: boolean;
+      request: { method?: string; headers: Record<string, string | string[] | undefined> };
+    },
     options: EgressProxyOptions,
-  ): Promise<{ dnsLookup: typeof dnsLookup }> {
+  ): Promise<{ dnsLookup: typeof dnsLookup; localAddress?: string }> {
     const record: EgressRecord = {
       host: request.hostname.toLowerCase(),
       port: request.port,
@@ -101,16 +133,29 @@ export class EgressProxy {
     };
     const verdict = checkTarget(options.policy, record.host, record.port);
     if (!verdict.allowed) refuse(verdict.reason);
-    const address = await resolve(record.host, options.lookup).catch(() => null);
-    if (address === null) return refuse(`${record.host} could not be resolved`);
-    const forbidden = isForbiddenAddress(address);
-    if (forbidden && !isTrusted(options.policy, record.host)) refuse(forbidden);
+    if (request.isHttp) {
+      const named = hostHeaderMismatch(request.request.headers.host, record.host, record.port);
+      if (named) refuse(named);
+    }
+    const addresses = await resolve(record.host, options.lookup).catch(() => null);
+    if (addresses === null) return refuse(`${record.host} could not be resolved`);
+    // Every address the name has must be acceptable, or a client could be steered to the bad one.
+    const own = (options.hostAddresses ?? hostAddresses)();
+    const local = addresses
+      .map((address) => isForbiddenAddress(address) ?? isHostAddress(address, own))
+      .find(Boolean);
+    // Trust covers what the operator's own list opens, never a port a repository added to a trusted host.
+    if (local && !(verdict.allowed && verdict.by === 'operator' && isTrusted(options.policy, record.host)))
+      refuse(local);
     record.allowed = true;
     (options.logger ?? silentLogger).debug(
-      { target: `${record.host}:${record.port}`, address },
+      { target: `${record.host}:${record.port}`, addresses },
       'egress allowed',
     );
-    return { dnsLookup: pinnedLookup(address) as unknown as typeof dnsLookup };
+    return {
+      dnsLookup: pinnedLookup(addresses) as unknown as typeof dnsLookup,
+      ...(options.localAddress ? { localAddress: options.localAddress } : {}),
+    };
   }
 
   private account(
@@ -150,27 +195,61 @@ async function relayUnixSocket(path: string, port: number): Promise<NetServer> {
   return relay;
 }
 
-/** One address for a name: the override, an IP literal as it is, else the first DNS answer. */
-async function resolve(host: string, override?: (hostname: string) => string | null): Promise<string> {
+/**
+ * A plain HTTP request names its target twice, in the request line (where
+ * proxy-chain connects) and in the Host header (which server the far end
+ * serves): a Host naming another site would let setup reach any site that
+ * shares an allowlisted host's front end.
+ */
+function hostHeaderMismatch(
+  header: string | string[] | undefined,
+  host: string,
+  port: number,
+): string | null {
+  if (header === undefined) return null;
+  const value = Array.isArray(header) ? header.join(',') : header;
+  let named: URL;
+  try {
+    named = new URL(`http://${value}`);
+  } catch {
+    return `the Host header "${value.slice(0, 100)}" is not a host`;
+  }
+  const namedPort = named.port === '' ? 80 : Number(named.port);
+  return normalizeHost(named.hostname) === normalizeHost(host) && namedPort === port
+    ? null
+    : `the Host header names ${value.slice(0, 100)}, not ${host}:${port}`;
+}
+
+/** The addresses of a name: the override's, an IP literal as it is, else every DNS answer. */
+async function resolve(host: string, override?: (hostname: string) => string | null): Promise<string[]> {
   const bare = host.replace(/^\[|\]$/g, '');
-  if (isIP(bare)) return bare;
+  if (isIP(bare)) return [bare];
   const overridden = override?.(bare);
-  if (overridden) return overridden;
+  if (overridden) return [overridden];
   const addresses = await new Promise<LookupAddress[]>((done, fail) =>
     dnsLookup(bare, { all: true }, (error, found) => (error ? fail(error) : done(found))),
   );
-  // Every address the name has must be acceptable, or a client could be steered to the bad one.
-  const bad = addresses.find((entry) => isForbiddenAddress(entry.address) !== null);
-  return (bad ?? addresses[0])!.address;
+  if (addresses.length === 0) throw new Error(`no address for ${bare}`);
+  return addresses.map((entry) => entry.address);
 }
 
-/** A lookup for proxy-chain's connection that always answers with the address that was checked. */
-function pinnedLookup(address: string) {
-  const family = isIP(address);
+/**
+ * A lookup for proxy-chain's connection that answers with the addresses
+ * that were checked, and only those (all of them, so Node can fall back
+ * from IPv6 to IPv4 as it would with DNS). It answers asynchronously, as
+ * DNS does: an answer given at once makes a connect that fails at once
+ * (ENETUNREACH, EINVAL) emit its error before http's agent listens for it,
+ * an uncaught exception that would end the App.
+ */
+function pinnedLookup(addresses: readonly string[]) {
+  const entries = addresses.map((address) => ({ address, family: isIP(address) }));
   return (_hostname: string, options: LookupOneOptions | LookupCallback, callback?: LookupCallback) => {
     const done = (typeof options === 'function' ? options : callback)!;
     const all = typeof options === 'object' && (options as { all?: boolean }).all;
-    if (all) done(null, [{ address, family }]);
-    else done(null, address, family);
+    const first = entries[0]!;
+    setImmediate(() => {
+      if (all) done(null, entries);
+      else done(null, first.address, first.family);
+    });
   };
 }

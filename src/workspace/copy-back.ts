@@ -1,0 +1,102 @@
+import { constants } from 'node:fs';
+import { lstat, mkdir, open, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { WorkspacePathError } from '../errors/sandbox-errors.js';
+import { SelfdebugError } from '../errors/selfdebug-error.js';
+import type { RefusedEntry, Sandbox } from '../sandbox/sandbox.js';
+import { workspacePath } from '../sandbox/workspace-path.js';
+
+export interface CopyBackReport {
+  /** Paths written into the checkout, as given. */
+  written: string[];
+  /** Paths left out, with why; the checkout's copy of each is unchanged. */
+  refused: RefusedEntry[];
+}
+
+/**
+ * Brings the files a run changed from the sandbox into the host checkout,
+ * one regular file at a time. The checkout itself is untrusted too (a
+ * repository may hold a link `src -> /home`), so nothing is ever written
+ * through a symbolic link: a link on the way refuses the file, and a link in
+ * the file's own place is replaced by the file. Modes keep only permission
+ * bits. A path that cannot be brought back is listed, never thrown: the
+ * caller decides what a partial fix is worth.
+ */
+export async function copyBack(
+  sandbox: Pick<Sandbox, 'readFile'>,
+  paths: readonly string[],
+  dir: string,
+): Promise<CopyBackReport> {
+  const report: CopyBackReport = { written: [], refused: [] };
+  for (const path of paths) {
+    try {
+      const relative = workspacePath(path);
+      const file = await sandbox.readFile(relative);
+      if (file === null) {
+        report.refused.push({
+          path,
+          reason: 'in the sandbox it is no longer a regular file (gone, a link, a fifo, or too large)',
+        });
+        continue;
+      }
+      await writeInside(dir, relative, file.content, file.mode);
+      report.written.push(path);
+    } catch (error) {
+      if (!(error instanceof SelfdebugError)) throw error;
+      report.refused.push({ path, reason: error.message });
+    }
+  }
+  return report;
+}
+
+/**
+ * Writes `relative` (already checked by workspacePath) under `root` without
+ * following a symbolic link anywhere below `root`; throws WorkspacePathError
+ * when a link or a file stands in the way.
+ */
+export async function writeInside(
+  root: string,
+  relative: string,
+  content: Buffer,
+  mode: number,
+): Promise<void> {
+  const parts = relative.split('/');
+  let folder = root;
+  for (const part of parts.slice(0, -1)) {
+    folder = join(folder, part);
+    const info = await lstat(folder).catch(missing);
+    if (info === null) await mkdir(folder);
+    else if (info.isSymbolicLink())
+      throw hostRefusal(
+        relative,
+        `on the host "${part}" is a symbolic link; selfdebug never writes through one`,
+      );
+    else if (!info.isDirectory()) throw hostRefusal(relative, `on the host "${part}" is not a folder`);
+  }
+  const target = join(root, relative);
+  const existing = await lstat(target).catch(missing);
+  if (existing?.isDirectory()) throw hostRefusal(relative, 'on the host it is a folder');
+  // The sandbox's copy is a regular file now; the checkout's link (data of the repository) makes way for it.
+  if (existing && !existing.isFile()) await unlink(target);
+  const permissions = mode & 0o777;
+  const handle = await open(
+    target,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
+    permissions,
+  );
+  try {
+    await handle.writeFile(content);
+    await handle.chmod(permissions);
+  } finally {
+    await handle.close();
+  }
+}
+
+function missing(error: NodeJS.ErrnoException): null {
+  if (error.code === 'ENOENT') return null;
+  throw error;
+}
+
+function hostRefusal(path: string, why: string): WorkspacePathError {
+  return new WorkspacePathError(path, why);
+}
