@@ -36,8 +36,8 @@ const table = [
 const text = await readFile(target, 'utf8');
 if (!text.includes('<!-- attacks:start -->')) throw new Error('SECURITY.md has no attacks:start marker');
 const updated = text.replace(
-  /(<!-- attacks:start -->\n)[\s\S]*?(\n<!-- attacks:end -->)/,
-  (_whole, start: string, end: string) => `${start}${table}${end}`,
+  /(<!-- attacks:start -->)[\s\S]*?(<!-- attacks:end -->)/,
+  (_whole, start: string, end: string) => `${start}\n${table}\n${end}`,
 );
 await writeFile(target, updated);
 console.log(`SECURITY.md: ${rows.length} attacks, ${stopped} stopped`);
