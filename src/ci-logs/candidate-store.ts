@@ -76,6 +76,20 @@ export class CandidateStore {
     if (this.sureAtFloor < this.capacity) this.floor = 0;
   }
 
+  /** A kept line turns out to belong to another step (a job's verdict names the step it blames). */
+  blame(number: number, step: number, weight: number): void {
+    const existing = this.lines.get(number);
+    if (!existing) return;
+    existing.step = step;
+    existing.weight = Math.max(existing.weight, weight);
+    existing.attached = true;
+  }
+
+  /** A step that ended passing was blamed later (a job's verdict after the runner's cleanup). */
+  reopen(step: number): void {
+    this.closedFactors.set(step, 1);
+  }
+
   all(): IterableIterator<Candidate> {
     return this.lines.values();
   }

@@ -1,12 +1,18 @@
-import { actionsMarker, isJobEpilogue, shellOf } from './actions-log.js';
 import { CandidateStore } from './candidate-store.js';
+import { type CiMarker, type CiSystem, ciMarker, type StepPhase, shellOf } from './ci-format.js';
 import { FailureListing } from './failure-listing.js';
 import { BARE_VERDICT, classify, isListingHeader, type LineClass } from './line-kinds.js';
-import { LineRing } from './line-ring.js';
+import { LineRing, type RingSnapshot, snapshotLines } from './line-ring.js';
 import { codeFrameWeight, frameOrigin, shapeOf } from './line-shape.js';
 import { showLine, stripLine } from './line-text.js';
 import type { LineHandler } from './log-lines.js';
-import { type LogExcerpt, type StepRecord, selectLines } from './select-lines.js';
+import {
+  failingStepOf,
+  type LogExcerpt,
+  type StepEnd,
+  type StepRecord,
+  selectLines,
+} from './select-lines.js';
 
 /**
  * Reads a log line by line (see LineSplitter) and keeps what may explain the
@@ -14,8 +20,18 @@ import { type LogExcerpt, type StepRecord, selectLines } from './select-lines.js
  * context, and the steps with how they ended. Memory does not grow with the
  * log: the store prunes itself, and only the first and last lines are kept whole.
  */
-const RING_SIZE = 4;
-const TAIL_SIZE = 20;
+const RING_SIZE = 8;
+/** The end of the failing step is kept in a ring of the budget's size, at most this. */
+const MAX_TAIL_SIZE = 2000;
+/** Lines before and after a line of evidence kept as its context, should the budget allow. */
+const CONTEXT_BEFORE = 6;
+const CONTEXT_AFTER = 8;
+/** How many failed steps keep the end of their output for the excerpt. */
+const MAX_STEP_ENDS = 4;
+/** Systems whose job verdict comes after the runner's cleanup (see ci-format.ts). */
+const LATE_VERDICTS = new Set<CiSystem>(['gitlab', 'travis', 'jenkins', 'generic']);
+/** GitLab's runner paints the commands it echoes green; tools echoing `$ cmd` (yarn) do not. */
+const GITLAB_ECHO = '\x1b[32;1m$ ';
 const HEADER_LIMIT = 200;
 const SCRIPT_LIMIT = 200;
 /** After an error line, this many more lines are read closely (stack frames, messages). */
@@ -34,7 +50,24 @@ export class ExcerptBuilder implements LineHandler {
   private readonly listing = new FailureListing();
   private readonly steps: StepRecord[] = [newStep(null, 0, 'run')];
   private readonly ring = new LineRing(RING_SIZE);
-  private readonly tail = new LineRing(TAIL_SIZE);
+  private readonly tail: LineRing;
+  /** The last lines of steps that ended, by reference: failed ones, and the last run step. */
+  private readonly stepEnds = new Map<number, RingSnapshot>();
+  private system: CiSystem = 'generic';
+  /** The phase of the GitLab section or Travis fold open, which commands echoed inside it share. */
+  private sectionPhase: StepPhase | null = null;
+  /** CircleCI: the line after the step's shebang is its command, and its title. */
+  private titleNext = false;
+  private contextUntil = 0;
+  /**
+   * Context lines by step, raw: the open step's, and those of the steps whose ends are kept.
+   * They point into the chunks they came from, at most the budget's size per step, and runs of
+   * neighbouring lines share a chunk.
+   */
+  private readonly contexts = new Map<number, Map<number, string>>();
+  private readonly maxContextLines: number;
+  /** Travis opens a `travis_time:` span right before each command it runs and echoes. */
+  private afterTimeStart = false;
   private head: { raw: string; number: number }[] | null = [];
   private headerLines = -1;
   private followUntil = 0;
@@ -50,6 +83,8 @@ export class ExcerptBuilder implements LineHandler {
     private readonly maxCharacters: number,
   ) {
     this.store = new CandidateStore(Math.max(4 * maxLines, 600));
+    this.tail = new LineRing(Math.min(MAX_TAIL_SIZE, maxLines));
+    this.maxContextLines = Math.min(MAX_TAIL_SIZE, maxLines);
   }
 
   line(text: string, start: number, end: number, number: number, flagged: boolean): void {
@@ -57,41 +92,153 @@ export class ExcerptBuilder implements LineHandler {
       if (this.head.length < this.maxLines) this.head.push({ raw: text.slice(start, end), number });
       else this.head = null;
     }
-    if (flagged || number <= this.followUntil || this.readingScript || this.listing.open) {
+    if (flagged || number <= this.followUntil || this.readingScript || this.listing.open || this.titleNext) {
       this.inspect(text.slice(start, end), number, flagged);
+    } else if (number <= this.contextUntil && this.wantsContext()) {
+      this.addContextLine(text.slice(start, end), number);
     }
     this.ring.push(text, start, end, number);
     this.tail.push(text, start, end, number);
   }
 
   finish(totalLines: number): LogExcerpt {
-    const tail = this.tail.lines().map(({ raw, number }) => ({ number, text: showLine(stripLine(raw)) }));
     const whole = this.head?.map(({ raw, number }) => ({ number, text: showLine(stripLine(raw)) })) ?? null;
     return selectLines({
       store: this.store,
       steps: this.steps,
       whole,
-      tail,
+      stepEnds: whole ? [] : this.failedStepEnds(),
+      contexts: whole ? new Map() : this.shownContexts(),
+      system: this.system,
       totalLines,
       maxLines: this.maxLines,
       maxCharacters: this.maxCharacters,
     });
   }
 
+  /**
+   * The last lines of the step that failed, then of up to three other steps that failed, each
+   * oldest first, without blank lines and the runner's markers: what a `tail` of each step shows.
+   * With no failing step, the end of the log before the runner's epilogue.
+   */
+  private failedStepEnds(): StepEnd[] {
+    let failing = failingStepOf(this.steps);
+    if (failing === null) {
+      failing = this.steps.length - 1;
+      while (failing > 0 && this.steps[failing]!.phase === 'post') failing--;
+    }
+    const indexes = [failing];
+    for (let index = this.steps.length - 1; index >= 0 && indexes.length < MAX_STEP_ENDS; index--) {
+      const step = this.steps[index]!;
+      if (index !== failing && step.failed && step.phase === 'run') indexes.push(index);
+    }
+    return indexes.map((index) => ({ step: index, lines: this.stepEnd(index) }));
+  }
+
+  private stepEnd(index: number): { number: number; text: string }[] {
+    const last = this.steps.length - 1;
+    const snapshot =
+      this.stepEnds.get(index) ??
+      (index === last ? this.tail.snapshot(this.steps[index]!.number) : this.endBefore(index));
+    const lines: { number: number; text: string }[] = [];
+    for (const { raw, number } of snapshotLines(snapshot)) {
+      const text = stripLine(raw);
+      if (text.trim().length === 0) continue;
+      const marker = ciMarker(text, this.system)?.marker.kind;
+      if (marker === 'step' || marker === 'group' || marker === 'endgroup' || marker === 'quiet') continue;
+      lines.push({ number, text: showLine(text) });
+    }
+    return lines;
+  }
+
+  /** A step that ended without a snapshot of its own: the ring's lines up to the next step. */
+  private endBefore(index: number): RingSnapshot {
+    const next = this.steps[index + 1]?.number ?? Number.POSITIVE_INFINITY;
+    const snapshot = this.tail.snapshot(this.steps[index]!.number);
+    const keep = snapshot.numbers.filter((number) => number < next).length;
+    return {
+      texts: snapshot.texts.slice(0, keep),
+      starts: snapshot.starts.slice(0, keep),
+      ends: snapshot.ends.slice(0, keep),
+      numbers: snapshot.numbers.slice(0, keep),
+    };
+  }
+
+  /**
+   * A line near evidence, worth showing only if the budget has room once the evidence is in.
+   * Kept apart from the candidates, by step: only the context of steps that failed (or may yet be
+   * blamed) is ever shown, so a passing step's is dropped when it ends.
+   */
+  private addContextLine(raw: string, number: number): void {
+    if (!this.wantsContext()) return;
+    const step = this.steps.length - 1;
+    let lines = this.contexts.get(step);
+    if (lines === undefined) {
+      lines = new Map();
+      this.contexts.set(step, lines);
+    }
+    // Raw, by reference into its chunk: cleaned only if the excerpt needs it (see shownContexts).
+    lines.set(number, raw);
+  }
+
+  /** The context lines kept, cleaned for showing, without blank lines and the systems' markers. */
+  private shownContexts(): Map<number, Map<number, string>> {
+    const shown = new Map<number, Map<number, string>>();
+    for (const [step, lines] of this.contexts) {
+      const texts = new Map<number, string>();
+      for (const [number, raw] of lines) {
+        const text = stripLine(raw);
+        if (text.trim().length === 0 || ciMarker(text, this.system) !== null) continue;
+        texts.set(number, showLine(text));
+      }
+      shown.set(step, texts);
+    }
+    return shown;
+  }
+
+  /** Whether the open step may still need context: a run step (or one that failed) with room left. */
+  private wantsContext(): boolean {
+    const current = this.current;
+    if (current.phase !== 'run' && !current.failed) return false;
+    return (this.contexts.get(this.steps.length - 1)?.size ?? 0) < this.maxContextLines;
+  }
+
+  /** Context before a line of evidence from the ring, and after it as the lines come. */
+  private surround(number: number): void {
+    if (!this.wantsContext()) return;
+    // Context stays inside the step: the lines around it belong to other commands.
+    const first = this.current.number;
+    for (let back = 1; back <= CONTEXT_BEFORE && number - back > first; back++) {
+      const raw = this.ring.find(number - back);
+      if (raw !== null) this.addContextLine(raw, number - back);
+    }
+    this.contextUntil = Math.max(this.contextUntil, number + CONTEXT_AFTER);
+  }
+
   private inspect(raw: string, number: number, flagged: boolean): void {
     const text = stripLine(raw);
     const step = this.steps.length - 1;
-    const marker = actionsMarker(text);
-    if (marker) {
-      this.onMarker(marker, text, number);
+    const echoed =
+      (this.system === 'travis' && this.afterTimeStart) ||
+      (this.system === 'gitlab' && raw.includes(GITLAB_ECHO));
+    this.afterTimeStart = false;
+    const detected = ciMarker(text, this.system, echoed);
+    if (detected) {
+      // The first system seen names the log's format; Azure writes Actions' markers too.
+      if (this.system === 'generic' || detected.system === 'azure-pipelines') this.system = detected.system;
+      this.afterTimeStart = text.startsWith('travis_time:start:');
+      this.onMarker(detected.marker, text, number);
       return;
     }
     if (this.headerLines >= 0) {
       this.readHeader(text);
       return;
     }
-    if (isJobEpilogue(text)) {
-      if (this.current.phase !== 'post') this.startStep(null, number, 'post');
+    if (this.titleNext) {
+      if (text.trim().length === 0) return;
+      this.titleNext = false;
+      this.current.title = showLine(text.trim());
+      this.current.script.push(this.current.title);
       return;
     }
     const shape = shapeOf(text);
@@ -137,12 +284,16 @@ export class ExcerptBuilder implements LineHandler {
     if (found === BARE_VERDICT || (found.kind === 'test' && found.weight >= 85)) {
       this.attachedUntil = number + ATTACHED_LINES;
     }
-    if (weight < MIN_STORED_WEIGHT || !this.store.admits(weight)) return;
+    if (weight < MIN_STORED_WEIGHT || !this.store.admits(weight)) {
+      if (number <= this.contextUntil) this.addContextLine(raw, number);
+      return;
+    }
     const attached = number <= this.attachedUntil || this.listing.open;
     this.store.add({ number, text: showLine(text), weight, kind: found.kind, step, attached });
     if (weight >= 50 && found.kind !== 'plain') {
       this.codeFrameLines = 0;
       this.addContext(number, weight, found, step, shape.core);
+      this.surround(number);
     }
   }
 
@@ -167,8 +318,32 @@ export class ExcerptBuilder implements LineHandler {
     const raw = this.ring.find(number);
     if (raw === null || !this.store.admits(weight)) return;
     const text = stripLine(raw);
-    if (text.trim().length === 0 || text.startsWith('##[')) return;
+    if (text.trim().length === 0 || ciMarker(text, this.system) !== null) return;
     this.store.add({ number, text: showLine(text), weight, kind: 'plain', step, attached });
+  }
+
+  /**
+   * A job's verdict may follow the system's own account of why (Jenkins: `Timeout has been
+   * exceeded`, then `Finished: ABORTED`): failure lines just before it count for the step blamed.
+   */
+  private lastWords(number: number, step: number): void {
+    for (let back = 1; back <= 2; back++) {
+      const raw = this.ring.find(number - back);
+      if (raw === null) return;
+      const text = stripLine(raw);
+      if (ciMarker(text, this.system) !== null) continue;
+      const found = classify(shapeOf(text));
+      if (found.weight < 50) continue;
+      this.store.add({
+        number: number - back,
+        text: showLine(text),
+        weight: 70,
+        kind: 'error',
+        step,
+        attached: true,
+      });
+      this.store.blame(number - back, step, 70);
+    }
   }
 
   /**
@@ -186,49 +361,94 @@ export class ExcerptBuilder implements LineHandler {
     return this.traceFrames <= 2 && !newestLast ? 15 : 2;
   }
 
-  private onMarker(
-    marker: NonNullable<ReturnType<typeof actionsMarker>>,
-    text: string,
-    number: number,
-  ): void {
-    const step = this.steps.length - 1;
+  private onMarker(marker: CiMarker, text: string, number: number): void {
     switch (marker.kind) {
-      case 'step':
+      case 'step': {
+        // GitLab titles a section with the same name on the line after its marker.
+        if (marker.title !== null && marker.title === this.current.title && number - this.current.number <= 2)
+          return;
         this.listing.close();
-        this.startStep(showLine(marker.title), number, 'run');
-        this.headerLines = 0;
+        // A command echoed inside a setup or cleanup section belongs to that phase.
+        const command = marker.title?.startsWith('$ ') ?? false;
+        if (!command) this.sectionPhase = marker.phase;
+        const phase = command ? (this.sectionPhase ?? 'run') : marker.phase;
+        this.startStep(marker.title === null ? null : showLine(marker.title), number, phase, showLine(text));
+        this.headerLines = marker.header ? 0 : -1;
+        this.titleNext = marker.titleNext ?? false;
+        if (command) this.current.script.push(showLine(marker.title!.slice(2)));
         return;
+      }
       case 'endgroup':
         this.headerLines = -1;
         return;
-      case 'error': {
-        const current = this.current;
-        current.failed = true;
-        if (marker.exitCode !== null) {
-          current.exitCode = marker.exitCode;
-          this.store.add({ number, text: showLine(text), weight: 100, kind: 'exit', step, attached: true });
-          // The lines just before the exit are often the tool's last words, whatever the tool.
-          for (let back = 1; back <= 3; back++) this.addFromRing(number - back, 36 - 4 * back, step, true);
-        } else {
-          this.store.add({
-            number,
-            text: showLine(text),
-            weight: 95,
-            kind: 'annotation',
-            step,
-            attached: true,
-          });
-          this.addFromRing(number - 1, 25, step, true);
-        }
-        this.listing.close();
+      case 'quiet':
+        if (marker.closes) this.sectionPhase = null;
         return;
-      }
+      case 'skipped':
+        this.current.phase = 'post';
+        return;
+      case 'epilogue':
+        if (this.current.phase !== 'post') this.startStep(null, number, 'post', null);
+        return;
+      case 'error':
+        this.onError(marker, text, number);
+        return;
       case 'warning':
-        this.store.add({ number, text: showLine(text), weight: 15, kind: 'warning', step, attached: false });
+        this.store.add({
+          number,
+          text: showLine(text),
+          weight: 15,
+          kind: 'warning',
+          step: this.steps.length - 1,
+          attached: false,
+        });
         return;
       default:
         return;
     }
+  }
+
+  /**
+   * A step reports its failure (`##[error]`, `The command … exited with 1.`, `ERROR: script returned
+   * exit code 1`); a job's verdict (`ERROR: Job failed`, `Done. Your build exited with 1.`,
+   * `Finished: FAILURE`) comes after the runner's cleanup, and belongs to the last step that ran.
+   */
+  private onError(marker: Extract<CiMarker, { kind: 'error' }>, text: string, number: number): void {
+    let step = this.steps.length - 1;
+    if (marker.job) {
+      const failed = this.steps.findLastIndex((record) => record.failed && record.phase === 'run');
+      if (failed !== -1 && (marker.exitCode === null || this.steps[failed]!.exitCode !== null)) {
+        // The step that failed has said so; the verdict only repeats it.
+        this.store.add({
+          number,
+          text: showLine(text),
+          weight: 60,
+          kind: 'exit',
+          step: failed,
+          attached: true,
+        });
+        return;
+      }
+      if (failed !== -1) step = failed;
+      else while (step > 0 && this.steps[step]!.phase !== 'run') step--;
+    }
+    if (marker.job) this.lastWords(number, step);
+    const record = this.steps[step]!;
+    if (!record.failed && step !== this.steps.length - 1) this.store.reopen(step);
+    record.failed = true;
+    this.listing.close();
+    if (marker.silent) return;
+    if (marker.exitCode !== null) {
+      if (record.exitCode === null || !marker.job) record.exitCode = marker.exitCode;
+      this.store.add({ number, text: showLine(text), weight: 100, kind: 'exit', step, attached: true });
+      if (marker.job) return;
+      // The lines just before the exit are often the tool's last words, whatever the tool.
+      for (let back = 1; back <= 3; back++) this.addFromRing(number - back, 36 - 4 * back, step, true);
+    } else {
+      this.store.add({ number, text: showLine(text), weight: 95, kind: 'annotation', step, attached: true });
+      if (!marker.job) this.addFromRing(number - 1, 25, step, true);
+    }
+    this.surround(number);
   }
 
   /** Lines between `##[group]Run …` and `##[endgroup]`: the script as run, its shell and env. */
@@ -244,22 +464,53 @@ export class ExcerptBuilder implements LineHandler {
     if (this.headerLines > HEADER_LIMIT) this.headerLines = -1;
   }
 
-  private startStep(title: string | null, number: number, phase: StepRecord['phase']): void {
+  private startStep(
+    title: string | null,
+    number: number,
+    phase: StepRecord['phase'],
+    header: string | null,
+  ): void {
     const first = this.steps[0]!;
     if (this.steps.length === 1 && first.title === null && first.phase === 'run') first.phase = 'setup';
     const closing = this.current;
     this.followUntil = 0;
     this.attachedUntil = 0;
+    this.contextUntil = 0;
     this.headerLines = -1;
     if (this.steps.length >= MAX_STEPS) {
       // A log of endless steps: the rest is read as one step, titled by the latest.
-      Object.assign(closing, { title, number, phase, script: [], scriptDone: false, shell: null });
+      Object.assign(closing, { title, header, number, phase, script: [], scriptDone: false, shell: null });
       return;
     }
-    this.store.closeStep(this.steps.length - 1, closing.failed);
-    // Only the failing step's script is ever shown.
-    if (!closing.failed) closing.script = [];
-    this.steps.push(newStep(title, number, phase));
+    const index = this.steps.length - 1;
+    this.store.closeStep(index, closing.failed);
+    this.keepStepEnd(index, closing);
+    this.dropContexts();
+    // Only the failing step's script is ever shown; a job's verdict may yet blame the last run step.
+    if (!closing.failed && closing.phase !== 'run') closing.script = [];
+    this.steps.push(newStep(title, number, phase, header));
+  }
+
+  /**
+   * The end of a step that ended, by reference: a failed step's, for the excerpt to fill its
+   * budget with, and the last run step's, which a job's verdict after the cleanup may yet blame.
+   */
+  private keepStepEnd(index: number, closing: StepRecord): void {
+    // A passing run step's end is kept only where a job's verdict may blame it after the cleanup.
+    if (!closing.failed && (closing.phase !== 'run' || !LATE_VERDICTS.has(this.system))) return;
+    for (const [kept] of this.stepEnds) {
+      if (!this.steps[kept]!.failed) {
+        this.stepEnds.delete(kept);
+        this.steps[kept]!.script = [];
+      }
+    }
+    if (this.stepEnds.size >= MAX_STEP_ENDS) this.stepEnds.delete(this.stepEnds.keys().next().value!);
+    this.stepEnds.set(index, this.tail.snapshot(closing.number));
+  }
+
+  /** Context is kept only for the steps whose ends are. */
+  private dropContexts(): void {
+    for (const step of this.contexts.keys()) if (!this.stepEnds.has(step)) this.contexts.delete(step);
   }
 
   /** In a step header, until its script ends: later header lines (env) matter only if flagged. */
@@ -272,6 +523,21 @@ export class ExcerptBuilder implements LineHandler {
   }
 }
 
-function newStep(title: string | null, number: number, phase: StepRecord['phase']): StepRecord {
-  return { title, number, phase, failed: false, exitCode: null, script: [], scriptDone: false, shell: null };
+function newStep(
+  title: string | null,
+  number: number,
+  phase: StepRecord['phase'],
+  header: string | null = null,
+): StepRecord {
+  return {
+    title,
+    header,
+    number,
+    phase,
+    failed: false,
+    exitCode: null,
+    script: [],
+    scriptDone: false,
+    shell: null,
+  };
 }

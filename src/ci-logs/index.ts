@@ -3,6 +3,7 @@
  * the failing step, an excerpt that keeps every line explaining the failure,
  * and the command that reproduces it. Pure and streaming: no adapter, no SDK.
  */
+export type { CiSystem } from './ci-format.js';
 export {
   DEFAULT_MAX_LINES,
   type ExcerptOptions,

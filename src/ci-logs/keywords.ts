@@ -36,10 +36,48 @@ const OPENERS = [
   'Killed',
   'Segmentation fault',
   'Post job cleanup',
-  'Cleaning up orphan',
+  'Cleaning up',
   '* What went wrong',
+  // The structure other CI systems write (see ci-format.ts): read closely wherever they appear.
+  'section_start:',
+  'section_end:',
+  'travis_fold:',
+  'travis_time:',
+  '$ ',
+  '[Pipeline] ',
+  'Exited with code',
+  'CircleCI received',
+  '#!/bin/bash -eo',
+  '#!/bin/sh -eo',
+  'The command "',
+  'Too long with no output',
+  'Done. Your build exited',
+  'Finished: ',
+  'Job succeeded',
+  '^^^ +++',
+  '~~~ ',
+  '--- ',
+  '+++ ',
+  'Terminated',
+  'Aborted',
+  'Timeout',
+  'Stage "',
+  'The job ',
+  // The shell's own reports (`bash: line 3:  2412 Killed  python train.py`, signals, missing commands).
+  'Running with gitlab-runner',
+  'Running after_script',
+  'Executing "',
+  'bash: ',
+  'sh: ',
 ];
-const OPENER_FIRST_CHARACTERS = new Set(OPENERS.map((word) => word.charCodeAt(0)));
+/** The openers by their first character: most lines' first character opens none. */
+const OPENERS_BY_CHARACTER: (string[] | undefined)[] = [];
+for (const word of OPENERS) {
+  const code = word.charCodeAt(0);
+  const words = OPENERS_BY_CHARACTER[code] ?? [];
+  words.push(word);
+  OPENERS_BY_CHARACTER[code] = words;
+}
 
 const SPACE = 32;
 const TAB = 9;
@@ -63,16 +101,28 @@ export function opensWithMarker(text: string, start: number, end: number): boole
   }
   for (;;) {
     while (index < end && (text.charCodeAt(index) === SPACE || text.charCodeAt(index) === TAB)) index++;
-    if (index >= end || text.charCodeAt(index) !== ESCAPE || text.charCodeAt(index + 1) !== 91) break;
-    index += 2;
-    while (index < end && (text.charCodeAt(index) < 0x40 || text.charCodeAt(index) > 0x7e)) index++;
-    index++;
+    if (index >= end || text.charCodeAt(index) !== ESCAPE) break;
+    const kind = text.charCodeAt(index + 1);
+    if (kind === 91 /* [ */) {
+      index += 2;
+      while (index < end && (text.charCodeAt(index) < 0x40 || text.charCodeAt(index) > 0x7e)) index++;
+      index++;
+    } else if (kind === 95 /* _ */) {
+      // Buildkite's `ESC _bk;t=1700000000000 BEL` timestamp.
+      const bell = text.indexOf('\x07', index);
+      if (bell === -1 || bell >= end) break;
+      index = bell + 1;
+    } else break;
   }
   if (index >= end) return false;
+  index = afterClock(text, index, end);
   const code = text.charCodeAt(index);
   const next = text.charCodeAt(index + 1);
-  if (code === 35 || code === 58) return next === code && (code === 58 || text.charCodeAt(index + 2) === 91);
-  if (code === 69 /* E */) return next === SPACE || (next === 58 && text.charCodeAt(index + 2) === SPACE);
+  if (code === 58) return next === code;
+  if (code === 35 && next === code) return text.charCodeAt(index + 2) === 91;
+  if (code === 69 /* E */ && (next === SPACE || (next === 58 && text.charCodeAt(index + 2) === SPACE))) {
+    return true;
+  }
   // UTF-8 of U+25CF ●, U+2715–2718 ✕✖✗✘, U+274C ❌ and U+00D7 ×, read as latin1.
   if (code === 0xe2) {
     const third = text.charCodeAt(index + 2);
@@ -83,10 +133,43 @@ export function opensWithMarker(text: string, start: number, end: number): boole
     );
   }
   if (code === 0xc3) return next === 0x97;
-  if (OPENER_FIRST_CHARACTERS.has(code)) {
-    for (const word of OPENERS) if (text.startsWith(word, index)) return true;
+  const words = OPENERS_BY_CHARACTER[code];
+  if (words !== undefined) {
+    for (const word of words) if (text.startsWith(word, index)) return true;
   }
   return opensWithPlace(text, index, end);
+}
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
+/**
+ * Past a clock that opens a line: Jenkins' timestamper (`[2024-01-01T10:00:00.000Z] `, `10:00:00 `),
+ * `[10:00:00] `, GitLab's stream tag after its timestamp (`00O `, `01E+ `). Reads a few characters only.
+ */
+function afterClock(text: string, start: number, end: number): number {
+  let index = start;
+  const first = text.charCodeAt(index);
+  if (first === 91 /* [ */ && isDigit(text.charCodeAt(index + 1))) {
+    const close = text.indexOf(']', index);
+    if (close === -1 || close >= end || close - index > 40) return start;
+    index = close + 1;
+    if (text.charCodeAt(index) === SPACE) index++;
+    return index;
+  }
+  if (!isDigit(first) || !isDigit(text.charCodeAt(index + 1))) return start;
+  const third = text.charCodeAt(index + 2);
+  if (third === 58 /* : */ && text.charCodeAt(index + 5) === 58) {
+    const space = text.indexOf(' ', index);
+    return space === -1 || space >= end || space - index > 16 ? start : space + 1;
+  }
+  if (third === 79 || third === 69 /* O E */) {
+    index += 3;
+    if (text.charCodeAt(index) === 43 /* + */) index++;
+    return text.charCodeAt(index) === SPACE ? index + 1 : start;
+  }
+  return start;
 }
 
 /** Letters, digits, `/`, `\\`, `_` and `-`, by latin1 code: a table, as this runs on every line. */

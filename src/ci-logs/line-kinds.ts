@@ -83,7 +83,7 @@ const EXCEPTION =
 const PACKAGE_MANAGER = /^(?:npm ERR!|npm error|ERR_PNPM_\w+|error An unexpected error|yarn error|E: )/;
 const PACKAGE_MANAGER_NOISE = /complete log of this run|^npm ERR!\s*$|^npm error\s*$|A complete log/;
 const SYSTEM_FAILURE =
-  /command not found|: not found$|No such file or directory|Permission denied|Segmentation fault|core dumped|\bKilled\b|Out of memory|OOMKilled|timed out|panicked at|failed to solve|did not complete successfully|returned a non-zero code|No matching distribution|Could not find a version|Could not resolve|Cannot find module|Unable to locate package|ModuleNotFoundError|ImportError/;
+  /command not found|: not found$|No such file or directory|Permission denied|Segmentation fault|core dumped|\bKilled\b|Out of memory|OOMKilled|timed out|panicked at|failed to solve|did not complete successfully|returned a non-zero code|No matching distribution|Could not find a version|Could not resolve|Cannot find module|Unable to locate package|ModuleNotFoundError|ImportError|exceeded the maximum (?:execution )?time|maximum time limit|has been terminated|took longer than|[Tt]imeout has been exceeded|Too long with no output|operation was cancel+ed|[Cc]ancel+ation signal|interrupted by a signal|Aborted by|was cancel+ed|\bTerminated\b/;
 const MAKE_FAILURE = /^make(?:\[\d+\])?: \*\*\*/;
 const BUILD_TOOL_BOILERPLATE =
   /^(?:-> \[Help|\[Help \d|To see the full stack trace|Re-run Maven|For more information about the errors|After correcting the problems|mvn <args>|Please refer to|Run with --(?:stacktrace|info|debug|scan)|Get more help at|See https:\/\/docs\.gradle\.org|\* Try:)/;

@@ -2,6 +2,19 @@
  * The last few lines as ranges of the chunk text they came from: nothing is
  * copied until a line is wanted as context.
  */
+export interface RingLine {
+  raw: string;
+  number: number;
+}
+
+/** Lines taken out of a ring by reference (no text copied), oldest first. */
+export interface RingSnapshot {
+  texts: string[];
+  starts: number[];
+  ends: number[];
+  numbers: number[];
+}
+
 export class LineRing {
   private readonly texts: string[];
   private readonly starts: Int32Array;
@@ -32,16 +45,33 @@ export class LineRing {
     return null;
   }
 
-  /** Oldest first. */
-  lines(): { raw: string; number: number }[] {
-    const lines: { raw: string; number: number }[] = [];
+  /**
+   * The lines numbered from `first` on, by reference: a few array writes per line,
+   * cheap enough to take at every step's end. The chunk strings they point into stay
+   * alive as long as the snapshot does, so callers keep only a handful.
+   */
+  snapshot(first: number): RingSnapshot {
+    const out: RingSnapshot = { texts: [], starts: [], ends: [], numbers: [] };
     for (let index = Math.max(0, this.count - this.size); index < this.count; index++) {
       const slot = index % this.size;
-      lines.push({
-        raw: this.texts[slot]!.slice(this.starts[slot], this.ends[slot]),
-        number: this.numbers[slot]!,
-      });
+      if (this.numbers[slot]! < first) continue;
+      out.texts.push(this.texts[slot]!);
+      out.starts.push(this.starts[slot]!);
+      out.ends.push(this.ends[slot]!);
+      out.numbers.push(this.numbers[slot]!);
     }
-    return lines;
+    return out;
   }
+
+  /** Oldest first. */
+  lines(): RingLine[] {
+    return snapshotLines(this.snapshot(0));
+  }
+}
+
+export function snapshotLines(snapshot: RingSnapshot): RingLine[] {
+  return snapshot.numbers.map((number, index) => ({
+    raw: snapshot.texts[index]!.slice(snapshot.starts[index], snapshot.ends[index]),
+    number,
+  }));
 }

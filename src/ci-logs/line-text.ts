@@ -8,11 +8,16 @@ import { decodeLine } from './log-lines.js';
  */
 export const MAX_SHOWN_CHARACTERS = 400;
 
-// `2024-01-01T00:00:00.0000000Z ` — the runner's prefix on every line it writes.
-const TIMESTAMP = /^\uFEFF?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?/;
-// CSI sequences (colours, cursor moves), OSC sequences (titles, links) and lone two-byte escapes.
+// `2024-01-01T00:00:00.0000000Z ` — the Actions and Azure runners' prefix on every line they write;
+// GitLab's adds a stream tag (`00O `, `01E+ `). Then the clocks other tools print: Jenkins' timestamper
+// (`[2024-01-01T00:00:00.000Z] `, `10:00:00 `), `[10:00:00] `, logging's `2024-01-01 10:00:00,123 `.
+const RUNNER_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7}Z /;
+const TIMESTAMP =
+  /^\uFEFF?(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)? ?(?:\d\d[OE]\+? )?|\[\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\] ?|\[?\d\d:\d\d:\d\d(?:[.,]\d+)?\]? )/;
+// CSI sequences (colours, cursor moves), OSC sequences (titles, links), APC sequences (Buildkite's
+// `ESC _bk;t=… BEL` timestamps) and lone two-byte escapes.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: removing escape sequences is the point.
-const ESCAPES = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/g;
+const ESCAPES = /\x1b(?:\[[0-?]*[ -/]*[@-~]|[\]_][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/g;
 // Controls other than tab; a NUL in test output would otherwise reach the prompt.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point.
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/;
@@ -20,8 +25,14 @@ const CONTROLS = new RegExp(CONTROL.source, 'g');
 
 export function stripLine(raw: string): string {
   let text = raw;
-  // A cheap shape check (`dddd-dd-ddT`) before the pattern.
+  // Buildkite's timestamp is an escape sequence: escapes go first when one opens the line.
+  if (text.charCodeAt(0) === 27) text = text.replace(ESCAPES, '');
+  // The runners' own prefix (`dddd-dd-ddT`) most often, then other clocks (a digit, or `[` and a digit).
+  const first = text.charCodeAt(0);
   if (text.length >= 20 && text.charCodeAt(4) === 45 && text.charCodeAt(10) === 84) {
+    const match = RUNNER_TIMESTAMP.exec(text);
+    text = text.slice(match ? match[0].length : (TIMESTAMP.exec(text)?.[0].length ?? 0));
+  } else if (text.length >= 9 && (isDigit(first) || (first === 91 && isDigit(text.charCodeAt(1))))) {
     text = text.slice(TIMESTAMP.exec(text)?.[0].length ?? 0);
   }
   if (text.includes('\x1b')) text = text.replace(ESCAPES, '');
@@ -35,4 +46,8 @@ export function showLine(stripped: string): string {
   if (text.length > MAX_SHOWN_CHARACTERS) text = `${text.slice(0, MAX_SHOWN_CHARACTERS)} […]`;
   // A fresh copy: a slice of a chunk would keep the whole chunk alive in the store.
   return text.length > 12 ? ` ${text}`.slice(1) : text;
+}
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
 }

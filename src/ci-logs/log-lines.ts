@@ -155,7 +155,13 @@ export class LineSplitter {
         this.endRun(text, position, end, this.count, flagged);
         position = end + 2;
       } else {
-        if (end > position) this.pending = { raw: text.slice(position, end), number: this.count, flagged };
+        if (end > position) {
+          // GitLab's `section_start:…` and Travis's `travis_fold:…` markers end with `\r` and a clear:
+          // they are structure, not a redrawn state, so they are delivered on their own.
+          if (isStructureSegment(text, position, end))
+            this.handler.line(text, position, end, this.count, true);
+          else this.pending = { raw: text.slice(position, end), number: this.count, flagged };
+        }
         position = end + 1;
         if (position === length && !last) this.afterCarriageReturn = true;
       }
@@ -178,6 +184,17 @@ export class LineSplitter {
     this.pending = null;
     if (pending) this.handler.line(pending.raw, 0, pending.raw.length, pending.number, pending.flagged);
   }
+}
+
+/** `section_…` or `travis_…`, after any `ESC [ 0 K` clears: a CI system's marker that ends with `\r`. */
+function isStructureSegment(text: string, start: number, end: number): boolean {
+  let index = start;
+  while (text.charCodeAt(index) === 27 && text.charCodeAt(index + 1) === 91) {
+    index += 2;
+    while (index < end && (text.charCodeAt(index) < 0x40 || text.charCodeAt(index) > 0x7e)) index++;
+    index++;
+  }
+  return text.startsWith('section_', index) || text.startsWith('travis_', index);
 }
 
 function firstBreak(buffer: Buffer): number {

@@ -4,6 +4,7 @@ import {
   PASSED_STEP_FACTOR,
   RUNNER_STEP_FACTOR,
 } from './candidate-store.js';
+import type { CiSystem } from './ci-format.js';
 
 /** One line of an excerpt: its 1-based number in the input and its cleaned text. */
 export interface ExcerptLine {
@@ -12,8 +13,13 @@ export interface ExcerptLine {
 }
 
 export interface LogExcerpt {
-  /** The step the job failed in, as the log titles it (`Run pytest -q`); null outside Actions logs. */
+  /**
+   * The step the job failed in, as the log titles it: `Run pytest -q` (Actions), a task (Azure),
+   * `$ npm test` (GitLab, Travis), a stage (Jenkins), a command (CircleCI), a group (Buildkite).
+   */
   failingStep: string | null;
+  /** The CI system whose log structure was recognised; `generic` for plain console output. */
+  system: CiSystem;
   exitCode: number | null;
   lines: ExcerptLine[];
   /** True when the line budget left out lines the excerpt would have kept. */
@@ -23,8 +29,16 @@ export interface LogExcerpt {
   stepScript: { run: string; shell: string | null } | null;
 }
 
+/** The last lines of a step, oldest first, with the step's index. */
+export interface StepEnd {
+  step: number;
+  lines: { number: number; text: string }[];
+}
+
 export interface StepRecord {
   title: string | null;
+  /** The line that opened the step, as shown; null for the log's first, untitled step. */
+  header: string | null;
   number: number;
   phase: 'setup' | 'run' | 'post';
   failed: boolean;
@@ -48,7 +62,11 @@ export function selectLines(input: {
   store: CandidateStore;
   steps: StepRecord[];
   whole: { number: number; text: string }[] | null;
-  tail: { number: number; text: string }[];
+  /** The failing step's last lines, then other failed steps', each oldest first (the log's, when no step failed). */
+  stepEnds: StepEnd[];
+  /** Lines around the evidence, by step. */
+  contexts: Map<number, Map<number, string>>;
+  system: CiSystem;
   totalLines: number;
   maxLines: number;
   maxCharacters: number;
@@ -56,14 +74,16 @@ export function selectLines(input: {
   const { store, steps, maxLines, totalLines } = input;
   let characters = 0;
   /** Each shown line costs its text, its number, and maybe a gap mark before it. */
-  const fits = (text: string): boolean => {
+  const fits = (text: string, limit = input.maxCharacters): boolean => {
+    if (characters + text.length + LINE_OVERHEAD > limit) return false;
     characters += text.length + LINE_OVERHEAD;
-    return characters <= input.maxCharacters;
+    return true;
   };
-  const failing = failingStep(steps);
+  const failing = failingStepOf(steps);
   const failingRecord = failing === null ? null : steps[failing]!;
   const base = {
     failingStep: failingRecord?.title ?? null,
+    system: input.system,
     exitCode: failingRecord?.exitCode ?? null,
     totalLines,
     stepScript: failingRecord ? scriptOf(failingRecord) : null,
@@ -80,7 +100,7 @@ export function selectLines(input: {
   };
   const chosen = new Map<number, string>();
   if (failingRecord?.title && failingRecord.number > 0) {
-    const header = `##[group]${failingRecord.title}`;
+    const header = failingRecord.header ?? failingRecord.title;
     if (fits(header)) chosen.set(failingRecord.number, header);
   }
   const candidates = [...store.all()];
@@ -97,22 +117,20 @@ export function selectLines(input: {
   const evidence = ranked.filter(({ score }) => score >= EVIDENCE_SCORE).length;
   let context = Math.max(MIN_CONTEXT_LINES, evidence);
   let truncated = false;
+  // However much evidence there is, part of the budget stays for the end of the failing step:
+  // what a tail would have kept is not given up for the hundredth similar error above it.
+  const reserve = Math.min(Math.floor(maxLines * STEP_END_RESERVE), input.stepEnds[0]?.lines.length ?? 0);
+  const evidenceCharacters = reserve > 0 ? input.maxCharacters * (1 - STEP_END_RESERVE) : input.maxCharacters;
   for (const { candidate, score } of ranked) {
     if (chosen.has(candidate.number)) continue;
     if (score < EVIDENCE_SCORE && context-- <= 0) break;
-    if (chosen.size >= maxLines || !fits(candidate.text)) {
+    if (chosen.size >= maxLines - reserve || !fits(candidate.text, evidenceCharacters)) {
       truncated = true;
       break;
     }
     chosen.set(candidate.number, candidate.text);
   }
-  if (ranked.length === 0) {
-    // Nothing looked like a failure: the end of the log is the best guess left.
-    for (const { number, text } of input.tail.slice(-Math.min(maxLines, input.tail.length)).reverse()) {
-      if (!fits(text)) break;
-      chosen.set(number, text);
-    }
-  }
+  fill(chosen, ranked, input, maxLines, fits);
   const lines = [...chosen.entries()]
     .sort(([left], [right]) => left - right)
     .slice(0, maxLines)
@@ -120,8 +138,77 @@ export function selectLines(input: {
   return { ...base, lines, truncated };
 }
 
+/** The share of the budget kept for the end of the failing step, however much evidence there is. */
+const STEP_END_RESERVE = 0.2;
+/** Of the budget left after the evidence, the share that goes to the end of the failing step first. */
+const STEP_END_SHARE = 0.5;
+/** How far from a line of evidence its context reaches. */
+const CONTEXT_REACH = 8;
+
+/**
+ * Recall first: the budget the evidence leaves is filled, in order, with the end of the
+ * failing step (what `tail` would show, without the runner's cleanup), the lines around
+ * each line of evidence, nearest first, and then the rest of the failing step's end.
+ * Blank lines are left out: a gap mark says as much.
+ */
+function fill(
+  chosen: Map<number, string>,
+  ranked: { candidate: Candidate; score: number }[],
+  input: { store: CandidateStore; stepEnds: StepEnd[]; contexts: Map<number, Map<number, string>> },
+  maxLines: number,
+  fits: (text: string) => boolean,
+): void {
+  let full = false;
+  const take = (number: number, text: string): boolean => {
+    if (full || chosen.size >= maxLines) return false;
+    if (chosen.has(number)) return true;
+    if (!fits(text)) {
+      full = true;
+      return false;
+    }
+    chosen.set(number, text);
+    return true;
+  };
+  // The failing step's end first; other steps that failed (Travis runs every command of a script)
+  // share the budget line for line, each from its own end backwards.
+  const ends = input.stepEnds.map(({ lines }) => ({ lines, next: lines.length - 1 }));
+  const takeEnds = (limit: number): void => {
+    let share = limit;
+    for (let progress = true; progress && share > 0 && !full && chosen.size < maxLines; ) {
+      progress = false;
+      for (const end of ends) {
+        if (end.next < 0 || share <= 0 || full || chosen.size >= maxLines) continue;
+        const line = end.lines[end.next--]!;
+        progress = true;
+        if (!chosen.has(line.number)) share--;
+        take(line.number, line.text);
+      }
+    }
+  };
+  takeEnds(Math.ceil((maxLines - chosen.size) * STEP_END_SHARE));
+  // Context stays inside the step of the line it surrounds.
+  const known = new Map<number, { text: string; step: number }>();
+  for (const [step, lines] of input.contexts)
+    for (const [number, text] of lines) known.set(number, { text, step });
+  for (const candidate of input.store.all()) known.set(candidate.number, candidate);
+  for (const { lines, step } of input.stepEnds)
+    for (const { number, text } of lines) known.set(number, { text, step });
+  const hits = ranked.filter(({ score }) => score >= EVIDENCE_SCORE).map(({ candidate }) => candidate);
+  for (let distance = 1; distance <= CONTEXT_REACH && !full && chosen.size < maxLines; distance++) {
+    for (const hit of hits) {
+      if (!chosen.has(hit.number)) continue;
+      for (const number of [hit.number - distance, hit.number + distance]) {
+        const line = known.get(number);
+        if (line !== undefined && line.step === hit.step && line.text.trim().length > 0)
+          take(number, line.text);
+      }
+    }
+  }
+  takeEnds(Number.POSITIVE_INFINITY);
+}
+
 /** The step whose process exit failed the job; else the last step that reported an error. */
-function failingStep(steps: StepRecord[]): number | null {
+export function failingStepOf(steps: StepRecord[]): number | null {
   let failed: number | null = null;
   for (let index = steps.length - 1; index >= 0; index--) {
     const step = steps[index]!;

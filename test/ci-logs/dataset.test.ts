@@ -33,7 +33,7 @@ describe('dataset logs', () => {
     expect(
       kept(excerpt, 'E                   PyPDF2.errors.PdfReadWarning:  impossible to decode XFormObject'),
     ).toBe(true);
-    expect(excerpt.lines.length).toBeLessThan(60);
+    expect(excerpt.lines.length).toBeLessThanOrEqual(150);
   });
 
   it('Maven: thirty errored tests from the surefire summary, within the budget', async () => {

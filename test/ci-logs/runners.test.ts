@@ -329,6 +329,188 @@ const RUNNERS: { tool: string; output: string[]; kept: string[]; exitCode?: numb
       "KeyError: 'DATABASE_URL'",
     ],
   },
+  {
+    tool: 'gcc under make',
+    output: [
+      'cc -Wall -O2   -c -o src/buffer.o src/buffer.c',
+      "src/buffer.c: In function 'buffer_append':",
+      "src/buffer.c:9:11: error: 'struct buffer' has no member named 'size'",
+      '    9 |   return b->size;',
+      '      |           ^~',
+      'src/buffer.c:10:1: warning: control reaches end of non-void function [-Wreturn-type]',
+      'make: *** [<builtin>: src/buffer.o] Error 1',
+    ],
+    kept: [
+      "src/buffer.c:9:11: error: 'struct buffer' has no member named 'size'",
+      '    9 |   return b->size;',
+      'make: *** [<builtin>: src/buffer.o] Error 1',
+    ],
+    exitCode: 2,
+  },
+  {
+    tool: 'clang',
+    output: [
+      "src/parse.cpp:41:12: error: no viable conversion from 'std::string' to 'int'",
+      '   41 |   int n = name;',
+      '      |       ^   ~~~~',
+      '1 error generated.',
+    ],
+    kept: [
+      "src/parse.cpp:41:12: error: no viable conversion from 'std::string' to 'int'",
+      '1 error generated.',
+    ],
+  },
+  {
+    tool: 'javac',
+    output: [
+      "src/com/example/Inventory.java:6: error: ';' expected",
+      '  public int count() { return items.size() }',
+      '                                          ^',
+      '1 error',
+    ],
+    kept: ["src/com/example/Inventory.java:6: error: ';' expected", '1 error'],
+  },
+  {
+    tool: 'Java exception',
+    output: [
+      'Exception in thread "main" java.lang.IllegalStateException: PORT is not a number',
+      '\tat com.example.App.port(App.java:8)',
+      '\tat com.example.App.main(App.java:13)',
+      'Caused by: java.lang.NumberFormatException: For input string: "80a"',
+      '\tat java.base/java.lang.NumberFormatException.forInputString(NumberFormatException.java:67)',
+      '\tat com.example.App.port(App.java:6)',
+      '\t... 1 more',
+    ],
+    kept: [
+      'Exception in thread "main" java.lang.IllegalStateException: PORT is not a number',
+      '\tat com.example.App.port(App.java:8)',
+      'Caused by: java.lang.NumberFormatException: For input string: "80a"',
+    ],
+  },
+  {
+    tool: 'Go panic',
+    output: [
+      'panic: runtime error: invalid memory address or nil pointer dereference',
+      '[signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x482d0f]',
+      '',
+      'goroutine 1 [running]:',
+      'main.run(...)',
+      '\t/home/runner/work/app/app/main.go:7',
+      'main.main()',
+      '\t/home/runner/work/app/app/main.go:13 +0x14f',
+      'exit status 2',
+    ],
+    kept: [
+      'panic: runtime error: invalid memory address or nil pointer dereference',
+      '[signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x482d0f]',
+      '\t/home/runner/work/app/app/main.go:7',
+    ],
+  },
+  {
+    tool: 'RSpec',
+    output: [
+      'Failures:',
+      '',
+      '  1) Cart#total sums the prices',
+      '     Failure/Error: expect(cart.total).to eq(30)',
+      '',
+      '       expected: 30',
+      '            got: 25',
+      '',
+      "     # ./spec/cart_spec.rb:12:in `block (3 levels) in <top (required)>'",
+      '',
+      'Finished in 0.0213 seconds (files took 0.1 seconds to load)',
+      '14 examples, 1 failure',
+      '',
+      'Failed examples:',
+      '',
+      'rspec ./spec/cart_spec.rb:10 # Cart#total sums the prices',
+    ],
+    kept: [
+      '  1) Cart#total sums the prices',
+      '     Failure/Error: expect(cart.total).to eq(30)',
+      '14 examples, 1 failure',
+      'rspec ./spec/cart_spec.rb:10 # Cart#total sums the prices',
+    ],
+  },
+  {
+    tool: 'PHPUnit',
+    output: [
+      'PHPUnit 10.5.0 by Sebastian Bergmann and contributors.',
+      '..F.                                                                4 / 4 (100%)',
+      'There was 1 failure:',
+      '',
+      '1) Tests\\CartTest::testTotal',
+      'Failed asserting that 25 matches expected 30.',
+      '',
+      '/app/tests/CartTest.php:14',
+      '',
+      'FAILURES!',
+      'Tests: 4, Assertions: 4, Failures: 1.',
+    ],
+    kept: [
+      '1) Tests\\CartTest::testTotal',
+      'Failed asserting that 25 matches expected 30.',
+      'Tests: 4, Assertions: 4, Failures: 1.',
+    ],
+  },
+  {
+    tool: 'Maven dependency resolution',
+    output: [
+      '[WARNING] The POM for junit:junit:jar:4.99.0 is missing, no dependency information available',
+      '[INFO] BUILD FAILURE',
+      '[ERROR] Failed to execute goal on project calc: Could not resolve dependencies for project com.example:calc:jar:1.0: junit:junit:jar:4.99.0 was not found in https://repo.maven.apache.org/maven2',
+      '[ERROR] -> [Help 1]',
+    ],
+    kept: [
+      '[ERROR] Failed to execute goal on project calc: Could not resolve dependencies for project com.example:calc:jar:1.0: junit:junit:jar:4.99.0 was not found in https://repo.maven.apache.org/maven2',
+    ],
+  },
+  {
+    tool: 'pip’s resolver',
+    output: [
+      'Collecting requests==2.31.0',
+      'INFO: pip is looking at multiple versions of requests to determine which version is compatible with other requirements.',
+      'ERROR: Cannot install -r requirements.txt (line 1) and urllib3==1.0 because these package versions have conflicting dependencies.',
+      '',
+      'The conflict is caused by:',
+      '    The user requested urllib3==1.0',
+      '    requests 2.31.0 depends on urllib3<3 and >=1.21.1',
+      '',
+      'To fix this you could try to:',
+      "1. loosen the range of package versions you've specified",
+      '2. remove package versions to allow pip to attempt to solve the dependency conflict',
+      '',
+      'ERROR: ResolutionImpossible: for help visit https://pip.pypa.io/en/latest/topics/dependency-resolution/#dealing-with-dependency-conflicts',
+    ],
+    kept: [
+      'ERROR: Cannot install -r requirements.txt (line 1) and urllib3==1.0 because these package versions have conflicting dependencies.',
+      '    The user requested urllib3==1.0',
+      '    requests 2.31.0 depends on urllib3<3 and >=1.21.1',
+      'ERROR: ResolutionImpossible: for help visit https://pip.pypa.io/en/latest/topics/dependency-resolution/#dealing-with-dependency-conflicts',
+    ],
+  },
+  {
+    tool: 'an OOM kill',
+    output: [
+      'loading dataset',
+      'allocated chunk 15',
+      '/home/runner/work/_temp/1a.sh: line 3:  2412 Killed                  python train.py',
+    ],
+    kept: ['/home/runner/work/_temp/1a.sh: line 3:  2412 Killed                  python train.py'],
+    exitCode: 137,
+  },
+  {
+    tool: 'a segmentation fault',
+    output: ['step 19 done', 'bash: line 1: 10884 Segmentation fault      (core dumped) ./crash'],
+    kept: ['bash: line 1: 10884 Segmentation fault      (core dumped) ./crash'],
+    exitCode: 139,
+  },
+  {
+    tool: 'set -e',
+    output: ['copy asset 20', "cp: cannot stat 'build/app.tar.gz': No such file or directory"],
+    kept: ["cp: cannot stat 'build/app.tar.gz': No such file or directory"],
+  },
 ];
 
 describe('the excerpt of each runner’s failure', () => {
@@ -337,9 +519,13 @@ describe('the excerpt of each runner’s failure', () => {
     for (const line of kept) expect(texts(excerpt)).toContain(line);
     expect(excerpt.failingStep).toBe('Run make check');
     expect(excerpt.exitCode).toBe(exitCode ?? 1);
-    // Two lines of the build's noise may stand as context before the first failure line.
-    expect(texts(excerpt).filter((text) => text.startsWith('progress line')).length).toBeLessThanOrEqual(2);
+    // Recall first: the whole of the runner's output is kept, the budget filled from the failing step's
+    // end backwards, and nothing from the step that passed before it.
+    for (const line of output) if (line.trim() !== '') expect(texts(excerpt)).toContain(line);
     expect(texts(excerpt).some((text) => text.startsWith('remote: Counting'))).toBe(false);
-    expect(excerpt.lines.length).toBeLessThanOrEqual(output.length + 8);
+    expect(excerpt.lines.length).toBeLessThanOrEqual(150);
+    // Evidence first: with a budget only a little larger than what explains the failure, that is what stays.
+    const tight = await excerptOf(failingStep('make check', output, exitCode ?? 1), kept.length + 10);
+    for (const line of kept) expect(texts(tight)).toContain(line);
   });
 });
