@@ -3,6 +3,7 @@ import { GitHubCodeHost } from './adapters/github/index.js';
 import { cachedRepoConfig } from './app/config-cache.js';
 import { registerHandlers } from './app/register-handlers.js';
 import { repoConfigLoader } from './app/repo-config-for.js';
+import { logStartupChecks } from './cli/startup-checks.js';
 import { loadAppConfig } from './config/app-config.js';
 import { runJobHandler } from './jobs/job-handler.js';
 import { openJobStore, runsJobsInProcess } from './jobs/open-store.js';
@@ -28,6 +29,8 @@ export default function selfdebugApp(app: Probot): void {
   const runner = inProcess ? runnerDependencies((id) => app.auth(id), appConfig, app.log) : null;
   const codeHostFor = (context: Context) => new GitHubCodeHost(context.octokit, context.repo());
   const store = openJobStore(appConfig, queueConfig);
+  // Not awaited: each missing part is logged as one line with its fix, and the App answers meanwhile.
+  void logStartupChecks(process.env, app.log, { queue: appConfig.queue });
 
   const repoConfigFor = cachedRepoConfig(repoConfigLoader(codeHostFor));
   const handlers = registerHandlers(app, {

@@ -1,6 +1,7 @@
 import type { Context } from 'probot';
 import { repositoryKey } from '../jobs/job-request.js';
 import { BRANCH_PREFIX } from '../jobs/resolve-target.js';
+import { Redactor, renderConfigProblemCheckRun } from '../report/index.js';
 import { matchesAny } from '../util/glob.js';
 import { authorize } from './authorize.js';
 import { jobRequest } from './build-request.js';
@@ -26,6 +27,15 @@ export async function handleWorkflowRun(
   const config = await dependencies.repoConfigFor(context);
   if (!config.ok) {
     context.log.warn({ runId: run.id }, 'failed run ignored: .github/selfdebug.yml is invalid');
+    // A run has no conversation: the check run on its commit (listed in a pull request's checks too) says what to fix.
+    const { conclusion, output } = renderConfigProblemCheckRun(config.message, Redactor.none);
+    await dependencies.codeHostFor(context).createCheckRun({
+      name: 'selfdebug',
+      headSha: run.head_sha,
+      status: 'completed',
+      conclusion,
+      output,
+    });
     return;
   }
   const { workflowRuns } = config.config;

@@ -1,12 +1,13 @@
-import { stat, writeFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { JOB_LABEL } from '../adapters/docker/labels.js';
+import { LocalSandboxProvider, localSandboxWarning } from '../adapters/local/local-sandbox-provider.js';
 import { createSandboxProvider } from '../adapters/sandbox-provider.js';
 import type { Environment } from '../config/read-environment.js';
 import { planEnvironment } from '../environment/plan-environment.js';
 import { ConfigError } from '../errors/config-errors.js';
 import { EnvironmentSetupError } from '../errors/environment-errors.js';
-import { ModelAuthError } from '../errors/model-errors.js';
+import { ModelAuthError, ModelUnreachableError } from '../errors/model-errors.js';
 import {
   EngineUnreachableError,
   ImageNotAllowedError,
@@ -14,8 +15,8 @@ import {
   ImagePullError,
 } from '../errors/sandbox-errors.js';
 import { type LoopResult, runLoop } from '../loop/run-loop.js';
-import type { LanguageModel } from '../model/language-model.js';
 import { RecordingModel } from '../model/recording-model.js';
+import { ScriptedModel } from '../model/scripted-model.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { withSandbox } from '../sandbox/with-sandbox.js';
 import { copyBack } from '../workspace/copy-back.js';
@@ -23,7 +24,9 @@ import { FIX_USAGE, type FixOptions, parseFixOptions, UsageError } from './fix-o
 import { FixProgress } from './fix-progress.js';
 import { type FolderConfig, RepoConfigFileError, readFolderConfig } from './fix-repo-config.js';
 import { createModel, type FixSettings, resolveSettings } from './fix-settings.js';
+import { GuardedModel, ReplayTooShortError } from './guarded-model.js';
 import type { OutputStream } from './main.js';
+import { checkOutputPath, writeOrRescue } from './output-files.js';
 
 export interface FixIO {
   stdout: OutputStream;
@@ -56,10 +59,20 @@ export async function runFix(argv: readonly string[], io: FixIO): Promise<number
     }
     const options = request.options;
     const dir = await existingDirectory(options.dir);
+    // Before the run, so a typo in a path costs seconds, not a whole run.
+    if (options.patch !== undefined) await checkOutputPath('--patch', options.patch);
+    if (options.record !== undefined) await checkOutputPath('--record', options.record);
     const folder = await readFolderConfig(dir, io.env);
     const settings = resolveSettings(options, io.env, folder);
     const model = await createModel(options, settings.model);
     const recorder = options.record === undefined ? undefined : new RecordingModel(model);
+    const guarded = new GuardedModel(recorder ?? model, {
+      baseUrl: options.baseUrl,
+      replay:
+        options.replay !== undefined && model instanceof ScriptedModel
+          ? { path: options.replay, model }
+          : undefined,
+    });
     progress = new FixProgress(io.stdout, {
       isTTY: io.isTTY,
       color: !io.env.NO_COLOR,
@@ -69,14 +82,18 @@ export async function runFix(argv: readonly string[], io: FixIO): Promise<number
     if (folder.path) view.note(`Read ${folder.path}.`);
     for (const note of folder.notes) view.note(note);
     try {
-      const run = { options, settings, folder, dir, jobId, model: recorder ?? model, progress: view };
+      const run = { options, settings, folder, dir, jobId, model: guarded, progress: view };
       return await runInSandbox(run, controller.signal);
     } finally {
       if (recorder && options.record !== undefined) {
-        await writeFile(options.record, `${JSON.stringify(recorder.replayFile(), null, 2)}\n`);
-        view.note(
-          `Recorded the model's answers in ${options.record}; rerun with --replay ${options.record}.`,
-        );
+        const text = `${JSON.stringify(recorder.replayFile(), null, 2)}\n`;
+        const written = await writeOrRescue(options.record, text);
+        if (written.rescued) {
+          view.note(
+            `Could not write --record ${options.record} (${written.why}); saved it to ${written.path} instead.`,
+          );
+        }
+        view.note(`Recorded the model's answers in ${written.path}; rerun with --replay ${written.path}.`);
       }
     }
   } catch (error) {
@@ -100,13 +117,22 @@ interface FixRun {
   /** Absolute. */
   dir: string;
   jobId: string;
-  model: LanguageModel;
+  model: GuardedModel;
   progress: FixProgress;
 }
 
 async function runInSandbox(run: FixRun, signal: AbortSignal): Promise<number> {
   const { options, settings, dir, model, progress } = run;
-  const provider = createSandboxProvider(settings.sandbox);
+  const provider =
+    options.sandbox === 'local'
+      ? // The banner names the flag that chose the local sandbox, not the variable.
+        new LocalSandboxProvider(
+          settings.sandbox,
+          undefined,
+          undefined,
+          localSandboxWarning('use --sandbox docker (the default)'),
+        )
+      : createSandboxProvider(settings.sandbox);
   const environment = await planEnvironment(
     {
       // The flags replace the file's setup and image, as they do every other setting.
@@ -138,7 +164,8 @@ async function runInSandbox(run: FixRun, signal: AbortSignal): Promise<number> {
     if (result.outcome !== 'fixed') {
       const patch = options.patch === undefined ? '' : ` No patch written to ${options.patch}.`;
       progress.note(`Left ${dir} untouched: only a fix that makes the command pass is kept.${patch}`);
-      return EXIT_NOT_FIXED;
+      // A model server that is not there or a replay file too short: the settings to fix, not the code.
+      return result.outcome === 'error' && isSetupProblem(model.failure) ? EXIT_USAGE : EXIT_NOT_FIXED;
     }
     await deliver(result, options, dir, sandbox, progress);
     return EXIT_FIXED;
@@ -154,9 +181,14 @@ async function deliver(
   progress: FixProgress,
 ): Promise<void> {
   if (options.patch !== undefined) {
-    await writeFile(options.patch, result.diff);
+    const written = await writeOrRescue(options.patch, result.diff);
+    if (written.rescued) {
+      progress.note(
+        `Could not write --patch ${options.patch} (${written.why}); saved the fix to ${written.path} instead.`,
+      );
+    }
     progress.note(
-      `Wrote the fix to ${options.patch}; apply it with \`git apply ${resolve(options.patch)}\` in ${dir}.`,
+      `Wrote the fix to ${written.path}; apply it with \`git apply ${resolve(written.path)}\` in ${dir}.`,
     );
     return;
   }
@@ -187,6 +219,8 @@ function isSetupProblem(error: unknown): boolean {
     error instanceof ConfigError ||
     error instanceof RepoConfigFileError ||
     error instanceof ModelAuthError ||
+    error instanceof ModelUnreachableError ||
+    error instanceof ReplayTooShortError ||
     error instanceof EngineUnreachableError ||
     error instanceof ImageNotFoundError ||
     error instanceof ImagePullError ||

@@ -49,6 +49,6 @@ export async function readFolderConfig(dir: string, env: Environment): Promise<F
 }
 
 /** The file's messages are Markdown for GitHub comments; a terminal shows them without the emphasis. */
-function plainText(markdown: string): string {
+export function plainText(markdown: string): string {
   return markdown.replace(/\*\*/g, '');
 }

@@ -2,6 +2,7 @@
 import { realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import type { DoctorPorts } from './doctor-checks.js';
 import { parseArguments, USAGE } from './parse-arguments.js';
 
 export interface OutputStream {
@@ -11,8 +12,8 @@ export interface OutputStream {
 export interface RunOptions {
   stdout: OutputStream;
   stderr: OutputStream;
-  /** The `doctor` check; tests pass their own so they need no Docker engine. */
-  checkSandbox?: () => Promise<void>;
+  /** What `doctor` checks against; tests pass their own so they need no Docker engine, model server or GitHub. */
+  doctorPorts?: DoctorPorts;
   /** Where settings come from; process.env unless a test passes its own. */
   env?: Record<string, string | undefined>;
   /** Whether stdout is a terminal (colors, spinner); false unless the entry point says so. */
@@ -32,9 +33,25 @@ export async function run(argv: readonly string[], options: RunOptions): Promise
       options.stdout.write(`${readVersion()}\n`);
       return 0;
     case 'doctor': {
-      if (!request.model) return doctor(options);
+      // Probot reads ./.env when the App starts, so the checks do too (the environment wins).
+      const { withDotEnv } = await import('./doctor-command.js');
+      const settings = options.env ? { env: options.env, source: undefined } : await withDotEnv(process.env);
+      if (!request.model) {
+        const { runDoctor } = await import('./doctor-command.js');
+        return runDoctor({
+          stdout: options.stdout,
+          env: settings.env,
+          source: settings.source,
+          github: request.github === true,
+          ...(options.doctorPorts ? { ports: options.doctorPorts } : {}),
+        });
+      }
       const { runDoctorModel } = await import('./doctor-model.js');
-      return runDoctorModel({
+      return runDoctorModel({ stdout: options.stdout, stderr: options.stderr, env: settings.env });
+    }
+    case 'config': {
+      const { runConfigCommand } = await import('./config-command.js');
+      return runConfigCommand(request.argv, {
         stdout: options.stdout,
         stderr: options.stderr,
         env: options.env ?? process.env,
@@ -87,25 +104,6 @@ export function readVersion(): string {
     if (typeof manifest.version === 'string') return manifest.version;
   }
   throw new Error('package.json has no "version" string; reinstall selfdebug');
-}
-
-async function doctor({ stdout, stderr, checkSandbox = pingDockerSandbox }: RunOptions): Promise<number> {
-  try {
-    await checkSandbox();
-  } catch (error) {
-    // Our errors carry a message that says what to do; anything else is still better shown than hidden.
-    stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
-  }
-  stdout.write('ok\n');
-  return 0;
-}
-
-async function pingDockerSandbox(): Promise<void> {
-  // Loaded on demand so `help` and `--version` never load the Docker client.
-  const { loadSandboxConfig } = await import('../config/load-config.js');
-  const { DockerSandboxProvider } = await import('../adapters/docker/docker-sandbox-provider.js');
-  await new DockerSandboxProvider(loadSandboxConfig()).ping();
 }
 
 /** True when node (or tsx) was started on this file, also through npm's bin symlink. */

@@ -1,12 +1,14 @@
 import { parseArgs } from 'node:util';
 
-export const CLI_COMMANDS = ['help', 'doctor', 'fix', 'eval', 'worker', 'excerpt'] as const;
+export const CLI_COMMANDS = ['help', 'doctor', 'fix', 'eval', 'worker', 'excerpt', 'config'] as const;
 
 export type CliRequest =
   | { kind: 'help' }
   | { kind: 'version' }
   /** `model`: `doctor --model`, which checks the model server instead of the Docker engine. */
-  | { kind: 'doctor'; model?: true }
+  | { kind: 'doctor'; model?: true; github?: true }
+  /** `config` reads its own arguments (`check [FILE]`): `argv` is everything after the word "config". */
+  | { kind: 'config'; argv: string[] }
   /** `fix` reads its own options: `argv` is everything after the word "fix". */
   | { kind: 'fix'; argv: string[] }
   /** `eval` reads its own options: `argv` is everything after the word "eval". */
@@ -29,8 +31,13 @@ export const USAGE = [
   '  excerpt      Print the lines of a CI log that explain its failure: selfdebug excerpt job.log',
   '               (selfdebug excerpt --help lists its options)',
   "  worker       Run the App's jobs from a shared queue (SELFDEBUG_QUEUE=sqlite or redis) until SIGTERM",
-  '  doctor       Check that the Docker engine answers and has the sandbox image',
-  '  doctor --model  Check the model server: tools, JSON Schema output, context length, speed',
+  '  doctor       Check everything a run needs, one line each with the fix: Docker engine, sandbox',
+  '               image and limits, model server, GitHub App credentials, webhook secret, queue,',
+  '               webhook proxy (exits 1 on any ✘)',
+  '  doctor --github  The same, and make a GitHub installation token (needs GitHub on the network)',
+  '  doctor --model   Check the model server in detail: tools, JSON Schema output, context length, speed',
+  '  config check [FILE]  Validate .github/selfdebug.yml (default: ./.github/selfdebug.yml) and print',
+  "               the effective configuration, with the operator's ceilings applied (exits 2 if invalid)",
   '  help         Show this help',
   '',
   'Options:',
@@ -52,6 +59,14 @@ export function parseArguments(argv: readonly string[]): CliRequest {
   if (argv[0] === 'eval') return { kind: 'eval', argv: argv.slice(1) };
   if (argv[0] === 'worker') return { kind: 'worker', argv: argv.slice(1) };
   if (argv[0] === 'excerpt') return { kind: 'excerpt', argv: argv.slice(1) };
+  if (argv[0] === 'config') return { kind: 'config', argv: argv.slice(1) };
+  if (argv[0] === 'doctor' && argv[1] === '--github') {
+    if (argv.length === 2) return { kind: 'doctor', github: true };
+    return {
+      kind: 'usage-error',
+      message: `"doctor --github" takes no arguments, got: ${argv.slice(2).join(' ')}`,
+    };
+  }
   if (argv[0] === 'doctor' && argv[1] === '--model') {
     if (argv.length === 2) return { kind: 'doctor', model: true };
     return {

@@ -63,6 +63,11 @@ export function modelOverrides(config: RepoConfig): Partial<ModelConfigInput> {
   });
 }
 
+/** How the job reports: `single` keeps every attempt's transcript in the status comment. */
+export function reportSettings(config: RepoConfig): { comments: 'per-attempt' | 'single' } {
+  return { comments: config.report.comments };
+}
+
 /** A request's own options (e.g. `@selfdebug fix --attempts 3`); JobOptions fits. */
 export interface LimitOptions {
   maxAttempts?: number;

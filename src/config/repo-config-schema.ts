@@ -186,6 +186,13 @@ const pullRequestSchema = strictSection({
     .meta({ description: 'Prefix of pull request titles.' }),
 });
 
+const reportSchema = strictSection({
+  comments: z.enum(['per-attempt', 'single']).default('per-attempt').meta({
+    description:
+      '"per-attempt": a status comment plus one comment per attempt with its transcript (at most max_attempts + 2 comments per job); "single": every transcript inside the status comment, edited in place (at most 2 comments per job; long outputs are cut to fit GitHub\'s 65,536-character limit).',
+  }),
+});
+
 export const repoConfigSchema = strictSection({
   _extends: z.string().optional().meta({
     description:
@@ -212,6 +219,7 @@ export const repoConfigSchema = strictSection({
     .meta({ description: "Model settings; unset keys keep the App's settings." }),
   triggers: triggersSchema.prefault({}).meta({ description: 'What starts a job.' }),
   pull_request: pullRequestSchema.prefault({}).meta({ description: 'How fixes are delivered.' }),
+  report: reportSchema.prefault({}).meta({ description: 'How a job reports on GitHub.' }),
   allowed_users: z.array(loginSchema).default([]).meta({
     description:
       'Logins that may trigger the App, on top of needing write access; [] means everyone with write access.',

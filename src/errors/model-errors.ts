@@ -9,6 +9,20 @@ export class ModelApiError extends SelfdebugError {
   }
 }
 
+/**
+ * Nothing answered at the model server's address (connection refused, no
+ * such host). `what` is what happened, without the advice, for a caller
+ * that knows better which setting the person used (the CLI's --base-url).
+ */
+export class ModelUnreachableError extends ModelApiError {
+  readonly what: string;
+  constructor(what: string, options: SelfdebugErrorOptions & { setting?: string } = {}) {
+    const { setting = 'SELFDEBUG_MODEL_BASE_URL', ...rest } = options;
+    super(`${what} Check ${setting} and that the server is running and reachable.`, rest);
+    this.what = what;
+  }
+}
+
 /** The API key is missing or refused: only the operator can fix it. */
 export class ModelAuthError extends SelfdebugError {
   constructor(message: string, options: SelfdebugErrorOptions = {}) {

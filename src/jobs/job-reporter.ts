@@ -2,6 +2,8 @@ import type { CheckOutput, CodeHost } from '../code-host/code-host.js';
 import type { LoopEvent } from '../loop/events.js';
 import {
   attemptMarker,
+  type CommentMode,
+  commitUrl,
   finalMarker,
   jobView,
   needsFinalComment,
@@ -17,14 +19,35 @@ import {
 import type { Logger } from '../util/logger.js';
 import type { JobRequest } from './job-request.js';
 
+/** How a job reports, from the repository's `report` settings and the job's configuration. */
+export interface ReporterSettings {
+  /** `single`: no attempt comments; the status comment holds every transcript. */
+  comments?: CommentMode;
+  /** Shown in the status comment (e.g. a setting the operator's ceiling lowered), never as comments of their own. */
+  notes?: readonly string[];
+}
+
+/**
+ * The most comments a job posts on one issue or pull request: the status
+ * comment, one per attempt (none with `single`), and one closing comment
+ * (the final comment, the refusal, or the fixed script of an issue; they
+ * never come together). A job that moves to the pull request its fix opened
+ * starts there afresh, having posted nothing before (docs/report.md).
+ */
+export function maxCommentsPerJob(maxAttempts: number, comments: CommentMode = 'per-attempt'): number {
+  return (comments === 'single' ? 0 : maxAttempts) + 2;
+}
+
 /** Status updates closer together than this are folded into the next one (GitHub rate limits). */
 const UPDATE_INTERVAL_MS = 2000;
 
 /**
  * Keeps a job's events and turns them into what GitHub shows: the status
- * comment (edited in place), one comment per finished attempt, the check
- * run, and the final comment. Posting failures are logged and never stop
- * the job: the transcript is rebuilt from the events on the next update.
+ * comment (edited in place), one comment per finished attempt (or, with
+ * `single`, every transcript inside the status comment), the check run, and
+ * the final comment; at most `maxCommentsPerJob` comments. Posting failures
+ * are logged and never stop the job: the transcript is rebuilt from the
+ * events on the next update.
  */
 export class JobReporter {
   private readonly events: LoopEvent[] = [];
@@ -33,6 +56,7 @@ export class JobReporter {
   private pullRequestUrl: string | null = null;
   private deliveryError: string | null = null;
   private checkRun: { id: number; url: string } | null = null;
+  private headSha: string | null = null;
   private lastUpdate = 0;
   private pending: ReturnType<typeof setTimeout> | null = null;
   /** The update being posted; events meanwhile set `again` and are folded into one more. */
@@ -46,6 +70,7 @@ export class JobReporter {
     private readonly logger: Logger,
     private reportTo: number | null,
     private readonly handle: string,
+    private readonly settings: ReporterSettings = {},
   ) {}
 
   get transcript(): readonly LoopEvent[] {
@@ -58,6 +83,7 @@ export class JobReporter {
    * Later updates queue behind them.
    */
   start(headSha: string): void {
+    this.headSha = headSha;
     this.inBackground(() => this.open(headSha));
   }
 
@@ -217,7 +243,7 @@ export class JobReporter {
   }
 
   private async postAttempt(attempt: number): Promise<void> {
-    if (this.reportTo === null || attempt in this.attemptUrls) return;
+    if (this.reportTo === null || attempt in this.attemptUrls || this.settings.comments === 'single') return;
     const body = renderAttemptComment(this.view(), attempt, this.redactor);
     await this.safely(`post attempt ${attempt}`, async () => {
       const posted = await this.host.upsertComment(
@@ -298,6 +324,11 @@ export class JobReporter {
         pullRequestUrl: this.pullRequestUrl,
         checkRunUrl: this.checkRun?.url ?? null,
         deliveryError: this.deliveryError,
+        commit: this.headSha
+          ? { sha: this.headSha, url: commitUrl(this.request.repository.cloneUrl, this.headSha) }
+          : null,
+        comments: this.settings.comments ?? 'per-attempt',
+        notes: this.settings.notes ?? [],
       },
       this.events,
     );

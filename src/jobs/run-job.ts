@@ -12,6 +12,7 @@ import {
   type RepoConfig,
   sandboxOverrides,
 } from '../config/repo-config.js';
+import { reportSettings } from '../config/repo-config-mappers.js';
 import { type SandboxConfig, sandboxConfigSchema } from '../config/sandbox-config.js';
 import { planEnvironment } from '../environment/plan-environment.js';
 import { SelfdebugError } from '../errors/selfdebug-error.js';
@@ -23,6 +24,7 @@ import {
   Redactor,
   redactingLogger,
   renderCommitMessage,
+  renderConfigProblemCheckRun,
   renderPullRequestBody,
   renderPullRequestTitle,
 } from '../report/index.js';
@@ -77,6 +79,17 @@ export async function runJob(
   const config = await loadConfig(host);
   if (!config.ok) {
     if (reportTo !== null) await host.createComment(reportTo, baseRedactor.redact(config.message));
+    else if (request.headSha !== null) {
+      // A failed run with no pull request to answer in: the run's commit gets a check run saying what to fix.
+      const { conclusion, output } = renderConfigProblemCheckRun(config.message, baseRedactor);
+      await host.createCheckRun({
+        name: 'selfdebug',
+        headSha: request.headSha,
+        status: 'completed',
+        conclusion,
+        output,
+      });
+    }
     dependencies.logger.warn({ job: request.id }, 'job skipped: invalid .github/selfdebug.yml');
     return { view: null, problem: { kind: 'refused', message: config.message } };
   }
@@ -90,7 +103,11 @@ export async function runJob(
   ]);
   // From here on the job's log lines carry command output and error messages: they pass the redactor too.
   const logger = redactingLogger(dependencies.logger, redactor);
-  const reporter = new JobReporter(request, host, redactor, logger, reportTo, dependencies.appConfig.handle);
+  // Notes (a setting the operator's ceiling changed) go in the status comment, so a job's comments stay bounded.
+  const reporter = new JobReporter(request, host, redactor, logger, reportTo, dependencies.appConfig.handle, {
+    ...reportSettings(repoConfig),
+    notes,
+  });
 
   // The clone, kept so that its folder is removed however the job ends (even while it is still running).
   let cloned: Promise<Workspace | null> | null = null;
@@ -99,7 +116,6 @@ export async function runJob(
     target = await resolveTarget(request, host);
     const prepared = await buildTask(request, host, { command: repoConfig.command, setup: repoConfig.setup });
     reporter.start(target.headSha);
-    if (notes.length > 0 && reportTo !== null) await host.createComment(reportTo, notes.join('\n'));
 
     const jobTarget = target;
     // The checkout runs while the container starts; the sandbox copies it in once both are ready.

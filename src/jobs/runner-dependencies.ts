@@ -1,6 +1,6 @@
 import type { Logger } from 'probot';
 import { GitWorkspaceProvider } from '../adapters/git/index.js';
-import { GitHubCodeHost, type GitHubOctokit } from '../adapters/github/index.js';
+import { GitHubCodeHost, type GitHubOctokit, useReconnectingFetch } from '../adapters/github/index.js';
 import { createLanguageModel } from '../adapters/openai/index.js';
 import { createSandboxProvider } from '../adapters/sandbox-provider.js';
 import type { AppConfig } from '../config/app-config.js';
@@ -19,7 +19,7 @@ export function runnerDependencies(
   appConfig: AppConfig,
   logger: Logger,
 ): JobRunnerDependencies {
-  const octokitFor = (request: JobRequest) => auth(request.installationId);
+  const octokitFor = async (request: JobRequest) => useReconnectingFetch(await auth(request.installationId));
   return {
     codeHostFor: async (request) =>
       new GitHubCodeHost(await octokitFor(request), {

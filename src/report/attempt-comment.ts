@@ -1,5 +1,6 @@
 import type { Edit } from '../loop/schemas.js';
-import { formatCost, formatDuration, formatUsage, oneLine, plural } from './format.js';
+import { commitLink } from './commit.js';
+import { costFact, formatCost, formatDuration, formatUsage, oneLine, plural } from './format.js';
 import {
   type AttemptView,
   attemptStatus,
@@ -27,7 +28,18 @@ export function renderAttemptComment(view: JobView, attemptNumber: number, redac
   if (!attempt) return md.body([marker, `### Attempt ${attemptNumber}\n\nThis attempt has not started.\n`]);
   return md.body([
     marker,
-    heading(view, attempt, md),
+    `### ${attemptHeadline(view, attempt, md)}\n\n`,
+    ...attemptTranscript(view, attempt, md),
+    footer(view, attempt, md),
+  ]);
+}
+
+/**
+ * An attempt's whole transcript without heading or footer: its own comment
+ * holds it, and with `report.comments: single` the status comment does.
+ */
+export function attemptTranscript(view: JobView, attempt: AttemptView, md: MarkdownWriter): BodyPart[] {
+  return [
     ...analysis(attempt, md),
     ...toolCalls(attempt.toolCalls, md),
     ...rejectedAnswers(attempt, 'generate', md),
@@ -36,26 +48,26 @@ export function renderAttemptComment(view: JobView, attemptNumber: number, redac
     ...rejectedAnswers(attempt, 'retry-decision', md),
     ...decision(attempt, md),
     ...modelCalls(attempt, md),
-    footer(view, attempt, md),
-  ]);
+  ];
 }
 
-function heading(view: JobView, attempt: AttemptView, md: MarkdownWriter): string {
-  const title = `### Attempt ${attempt.number} of ${attempt.maxAttempts}`;
+/** "Attempt 2 of 3: ✅ passed, exit 0 after 395 ms"; Markdown. */
+export function attemptHeadline(view: JobView, attempt: AttemptView, md: MarkdownWriter): string {
+  const title = `Attempt ${attempt.number} of ${attempt.maxAttempts}`;
   const result = attempt.run ? runStatus(attempt.run.result, md) : '';
   switch (attemptStatus(attempt, view.finished !== null)) {
     case 'passed':
-      return `${title}: ✅ passed, ${result}\n\n`;
+      return `${title}: ✅ passed, ${result}`;
     case 'failed':
-      return `${title}: ❌ ${result}\n\n`;
+      return `${title}: ❌ ${result}`;
     case 'rejected':
-      return `${title}: ⚠️ the edits did not apply\n\n`;
+      return `${title}: ⚠️ the edits did not apply`;
     case 'no-answer':
-      return `${title}: ⚠️ the model's answer could not be used\n\n`;
+      return `${title}: ⚠️ the model's answer could not be used`;
     case 'stopped':
-      return `${title}: ⏹️ stopped before it finished\n\n`;
+      return `${title}: ⏹️ stopped before it finished`;
     default:
-      return `${title}: ⏳ in progress\n\n`;
+      return `${title}: ⏳ in progress`;
   }
 }
 
@@ -176,7 +188,8 @@ function modelCalls(attempt: AttemptView, md: MarkdownWriter): BodyPart[] {
   const calls = attempt.modelCalls;
   if (calls.length === 0) return [];
   const facts = [plural(calls.length, 'model call'), formatUsage(attempt.usage)];
-  if (attempt.costUsd > 0) facts.push(formatCost(attempt.costUsd));
+  const cost = costFact(attempt.usage, attempt.costUsd);
+  if (cost) facts.push(cost);
   const waited = calls.reduce((sum, call) => sum + call.durationMs, 0);
   facts.push(`${formatDuration(waited)} waiting for the model`);
   return [
@@ -198,6 +211,7 @@ function modelCalls(attempt: AttemptView, md: MarkdownWriter): BodyPart[] {
 
 function footer(view: JobView, attempt: AttemptView, md: MarkdownWriter): string {
   const facts = [`job ${md.code(view.jobId, 80)}`, `attempt ${attempt.number}`];
+  if (view.commit) facts.push(`tested on ${commitLink(view.commit, md)}`);
   if (view.statusCommentUrl) facts.unshift(link('status', view.statusCommentUrl));
   return `<sub>${facts.join(' · ')}</sub>\n`;
 }

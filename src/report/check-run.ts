@@ -11,6 +11,7 @@ import { sanitizeTitle } from './sanitize.js';
 import { statusSteps } from './status-comment.js';
 import { attemptOverview, reflectionLine, spendFacts } from './summary.js';
 import { describeTrigger } from './trigger.js';
+import { whyLine } from './why.js';
 
 /** Check run titles are one line in GitHub's lists; longer ones are cut there anyway. */
 const TITLE_LENGTH = 120;
@@ -73,9 +74,7 @@ export function renderCheckRunResult(view: JobView, redactor: Redactor): Complet
 function summary(view: JobView, md: MarkdownWriter): BodyPart[] {
   const finished = view.finished!;
   const outcome = describeOutcome(finished.outcome);
-  const parts: BodyPart[] = [
-    `${outcome.emoji} ${outcome.sentence} **Why:** ${md.line(finished.reason, 500)}\n\n`,
-  ];
+  const parts: BodyPart[] = [`${outcome.emoji} ${outcome.sentence} **Why:** ${whyLine(view, md)}\n\n`];
   if (view.reflection) parts.push(md.proseSection(view.reflection.summary), '\n\n');
   const spend = spendFacts(view);
   if (spend) parts.push(`${spend}\n\n`);

@@ -1,4 +1,5 @@
 import type { LoopOutcome } from '../loop/events.js';
+import { commitLink } from './commit.js';
 import type { JobView } from './job-view.js';
 import type { BodyPart } from './limits.js';
 import { link, MarkdownWriter } from './markdown.js';
@@ -7,6 +8,7 @@ import { nextSteps } from './next-steps.js';
 import { describeOutcome } from './outcome.js';
 import type { Redactor } from './redact.js';
 import { attemptOverview, spendFacts } from './summary.js';
+import { whyLine } from './why.js';
 
 /** Outcomes that leave no pull request behind and so deserve a comment saying what happened. */
 export const FINAL_COMMENT_OUTCOMES: readonly LoopOutcome[] = [
@@ -41,7 +43,7 @@ export function renderFinalComment(view: JobView, redactor: Redactor): string {
   return md.body([
     `${finalMarker(view.jobId)}\n`,
     `### ${outcome.emoji} ${outcome.label}:${command}\n\n`,
-    `${outcome.sentence} **Why:** ${md.line(finished.reason, 500)}\n\n`,
+    `${outcome.sentence} **Why:** ${whyLine(view, md)}\n\n`,
     ...conclusion(view, md),
     ...tried(view, md),
     ...next(view, md),
@@ -80,6 +82,7 @@ function next(view: JobView, md: MarkdownWriter): string[] {
 
 function footer(view: JobView, md: MarkdownWriter): string {
   const facts = [`job ${md.code(view.jobId, 80)}`];
+  if (view.commit) facts.push(`tested on ${commitLink(view.commit, md)}`);
   const spend = spendFacts(view);
   if (spend) facts.push(spend);
   if (view.statusCommentUrl) facts.push(link('status', view.statusCommentUrl));

@@ -1,3 +1,4 @@
+import { modelEnvironment } from '../config/model-config.js';
 import type { TokenUsage } from '../model/language-model.js';
 import type { ExecResult } from '../sandbox/sandbox.js';
 
@@ -38,6 +39,17 @@ export function formatDuration(ms: number): string {
 export function formatCost(usd: number): string {
   if (usd > 0 && usd < 0.0001) return '<$0.0001';
   return usd >= 1 ? `$${usd.toFixed(2)}` : `$${usd.toFixed(4)}`;
+}
+
+/** What a report says instead of a price when the operator set none (a cost of 0 means unknown). */
+export const UNKNOWN_COST =
+  `cost unknown: set \`${modelEnvironment.inputPricePerMillion[0]}\` and ` +
+  `\`${modelEnvironment.outputPricePerMillion[0]}\` (USD per million tokens) to see it`;
+
+/** The cost beside a token count: dollars when prices are set, else how to get them; null without tokens. */
+export function costFact(usage: TokenUsage, costUsd: number): string | null {
+  if (costUsd > 0) return formatCost(costUsd);
+  return usage.totalTokens > 0 ? UNKNOWN_COST : null;
 }
 
 export function formatUsage(usage: TokenUsage): string {

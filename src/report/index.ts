@@ -7,19 +7,23 @@
 export { type Activity, activityText, currentActivity } from './activity.js';
 export { renderAttemptComment } from './attempt-comment.js';
 export { type CompletedCheckRun, renderCheckRunProgress, renderCheckRunResult } from './check-run.js';
+export { commitLink, commitUrl, SHORT_SHA_LENGTH } from './commit.js';
 export { renderCommitMessage } from './commit-message.js';
+export { type ConfigProblemCheckRun, renderConfigProblemCheckRun } from './config-check-run.js';
 export { addedLineRanges, diffAnnotations, type LineRange } from './diff-annotations.js';
 export { FINAL_COMMENT_OUTCOMES, needsFinalComment, renderFinalComment } from './final-comment.js';
 export {
   type AttemptStatus,
   type AttemptView,
   attemptStatus,
+  type CommentMode,
   initialProgress,
   type JobContext,
   type JobProgress,
   type JobView,
   jobView,
   reduceJobEvent,
+  type TestedCommit,
 } from './job-view.js';
 export {
   BODY_BUDGET,

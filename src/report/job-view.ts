@@ -25,7 +25,21 @@ export interface JobContext {
   checkRunUrl?: string | null;
   /** Why no pull request could be opened after a fix, so the status says so instead of waiting. */
   deliveryError?: string | null;
+  /** The commit the job tested, once known, with its page on GitHub. */
+  commit?: TestedCommit | null;
+  /** `single`: every attempt's transcript lives in the status comment instead of a comment of its own. */
+  comments?: CommentMode;
+  /** One-line notes for the status comment, e.g. a repository setting the operator's ceiling lowered. */
+  notes?: readonly string[];
 }
+
+export interface TestedCommit {
+  sha: string;
+  url: string | null;
+}
+
+/** Where attempt transcripts go: one comment each (`per-attempt`) or all in the status comment (`single`). */
+export type CommentMode = 'per-attempt' | 'single';
 
 export interface ModelCall {
   /** generate, retry-decision, reflect, explain or repair (the loop's ModelPurpose, as a string in events). */
@@ -115,6 +129,9 @@ export interface JobView extends JobProgress {
   pullRequestUrl: string | null;
   checkRunUrl: string | null;
   deliveryError: string | null;
+  commit: TestedCommit | null;
+  comments: CommentMode;
+  notes: readonly string[];
   events: readonly LoopEvent[];
 }
 
@@ -148,6 +165,9 @@ export function jobView(context: JobContext, events: readonly LoopEvent[]): JobV
     pullRequestUrl: context.pullRequestUrl ?? null,
     checkRunUrl: context.checkRunUrl ?? null,
     deliveryError: context.deliveryError ?? null,
+    commit: context.commit ?? null,
+    comments: context.comments ?? 'per-attempt',
+    notes: context.notes ?? [],
     events,
   };
 }

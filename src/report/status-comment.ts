@@ -1,7 +1,9 @@
 import type { LoopOutcome } from '../loop/events.js';
 import { actionMarkdown, activityMarkdown, currentActivity } from './activity.js';
+import { attemptHeadline, attemptTranscript } from './attempt-comment.js';
+import { commitLink } from './commit.js';
 import { environmentLines } from './environment-summary.js';
-import { formatCost, formatDuration, formatUsage, plural } from './format.js';
+import { costFact, formatDuration, formatUsage, plural } from './format.js';
 import { type AttemptView, attemptStatus, type JobView } from './job-view.js';
 import type { BodyPart } from './limits.js';
 import { details, link, MarkdownWriter, safeUrl } from './markdown.js';
@@ -10,6 +12,7 @@ import { describeOutcome } from './outcome.js';
 import type { Redactor } from './redact.js';
 import { outputDetails, runLine, runStatus } from './runs.js';
 import { describeTrigger, isExplainJob, isRevisionJob } from './trigger.js';
+import { whyLine } from './why.js';
 
 /**
  * The job's status comment, edited in place as events arrive: what started
@@ -17,7 +20,8 @@ import { describeTrigger, isExplainJob, isRevisionJob } from './trigger.js';
  * to its own comment), and at the end the outcome with its reason, spend
  * and links. The reproduction runs live here too, collapsed, so the
  * failure that started everything is one click away; attempts each get a
- * comment of their own.
+ * comment of their own, or, with `report.comments: single`, a collapsed
+ * section here.
  */
 export function renderStatusComment(view: JobView, redactor: Redactor): string {
   const md = new MarkdownWriter(redactor);
@@ -30,6 +34,7 @@ export function renderStatusComment(view: JobView, redactor: Redactor): string {
     '\n\n',
     ...spend(view),
     ...reproduction(view, md),
+    ...transcripts(view, md),
     footer(view, md),
   ]);
 }
@@ -38,13 +43,15 @@ function header(view: JobView, md: MarkdownWriter): string[] {
   const verb = isExplainJob(view.trigger) ? 'explaining' : 'fixing';
   const title = view.task ? `### 🤖 selfdebug: ${verb} ${md.code(view.task.command)}` : '### 🤖 selfdebug';
   const facts = [describeTrigger(view.trigger, md)];
+  if (view.commit) facts.push(`tested on ${commitLink(view.commit, md)}`);
   if (view.model) facts.push(`model ${md.code(view.model, 80)}`);
   if (view.limits && !isExplainJob(view.trigger)) {
     facts.push(
       `up to ${plural(view.limits.maxAttempts, 'attempt')}, ${formatDuration(view.limits.commandTimeoutSeconds * 1000)} per run`,
     );
   }
-  return [`${title}\n\n`, `${facts.join(' · ')}\n\n`];
+  const notes = view.notes.map((note) => `> **Note:** ${md.line(note, 500)}\n\n`);
+  return [`${title}\n\n`, `${facts.join(' · ')}\n\n`, ...notes];
 }
 
 function state(view: JobView, md: MarkdownWriter): string[] {
@@ -54,7 +61,7 @@ function state(view: JobView, md: MarkdownWriter): string[] {
   const outcome = describeOutcome(finished.outcome);
   const lines = [
     `${outcome.emoji} **${outcome.label}.** ${outcome.sentence}\n\n`,
-    `**Why:** ${md.line(finished.reason, 500)}\n\n`,
+    `**Why:** ${whyLine(view, md)}\n\n`,
   ];
   if (view.reflection) lines.push(`> ${md.line(view.reflection.summary, 500)}\n\n`);
   const pullRequest = safeUrl(view.pullRequestUrl);
@@ -151,7 +158,8 @@ function spend(view: JobView): string[] {
   const facts: string[] = [];
   const { usage, costUsd } = view.total;
   if (usage.totalTokens > 0) facts.push(formatUsage(usage));
-  if (costUsd > 0) facts.push(formatCost(costUsd));
+  const cost = costFact(usage, costUsd);
+  if (cost) facts.push(cost);
   if (view.finished) facts.push(`took ${formatDuration(view.finished.durationMs)}`);
   return facts.length === 0 ? [] : [`**Spend:** ${facts.join(' · ')}\n\n`];
 }
@@ -174,6 +182,22 @@ function reproduction(view: JobView, md: MarkdownWriter): BodyPart[] {
   });
   if (parts.length === 0) return [];
   return details(md.html('Reproduction: the runs before any change'), parts);
+}
+
+/**
+ * With `report.comments: single`, every attempt's transcript, collapsed
+ * (the one in progress open). The body is cut to fit GitHub's limit as any
+ * other: outputs first, then diffs, tool results, prose, each marked.
+ */
+function transcripts(view: JobView, md: MarkdownWriter): BodyPart[] {
+  if (view.comments !== 'single' || view.attempts.length === 0) return [];
+  const parts: BodyPart[] = ['#### Attempts\n\n'];
+  for (const attempt of view.attempts) {
+    const open = view.finished === null && attempt === view.attempts.at(-1);
+    const summary = md.html(attemptHeadline(view, attempt, md), 300);
+    parts.push(...details(summary, attemptTranscript(view, attempt, md), open));
+  }
+  return parts;
 }
 
 function footer(view: JobView, md: MarkdownWriter): string {

@@ -1,17 +1,18 @@
-import { formatCost, formatDuration, formatUsage, oneLine, plural } from './format.js';
+import { costFact, formatDuration, formatUsage, oneLine, plural } from './format.js';
 import { type AttemptView, attemptStatus, type JobView } from './job-view.js';
 import { link, type MarkdownWriter } from './markdown.js';
 import { runStatus } from './runs.js';
 
 /** Pieces the pull request, the final comment and the check run share. */
 
-/** "2 attempts · 12,345 prompt + 2,345 completion tokens · $0.0123 · 4 min 12 s"; cost only when known. */
+/** "2 attempts · 12,345 prompt + 2,345 completion tokens · $0.0123 · 4 min 12 s"; without prices, how to set them. */
 export function spendFacts(view: JobView): string {
   const facts: string[] = [];
   if (view.attempts.length > 0) facts.push(plural(view.attempts.length, 'attempt'));
   const { usage, costUsd } = view.finished?.total ?? view.total;
   if (usage.totalTokens > 0) facts.push(formatUsage(usage));
-  if (costUsd > 0) facts.push(formatCost(costUsd));
+  const cost = costFact(usage, costUsd);
+  if (cost) facts.push(cost);
   if (view.finished) facts.push(formatDuration(view.finished.durationMs));
   return facts.join(' · ');
 }

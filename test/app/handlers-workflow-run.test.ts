@@ -142,12 +142,36 @@ describe('workflow_run.completed', () => {
     },
   );
 
-  it('ignores a failed run while .github/selfdebug.yml is invalid, without commenting anywhere', async () => {
+  it('tells the repository in a check run on the head commit while .github/selfdebug.yml is invalid, and enqueues nothing', async () => {
     const app = await testApp();
     expectInstallationToken();
     expectConfig(OWNER, REPO, 'triggers:\n  workflow_runs:\n    enabled: yes please\n');
+    const posted: Record<string, unknown>[] = [];
+    githubApi()
+      .post(`/repos/${OWNER}/${REPO}/check-runs`, (body: Record<string, unknown>) => {
+        posted.push(body);
+        return true;
+      })
+      .reply(documentedReply(201, documentedExample('POST /repos/{owner}/{repo}/check-runs', 201) as object));
     await deliver(app, 'workflow_run', failedRun());
     expect(app.enqueued).toEqual([]);
+    expect(posted).toHaveLength(1);
+    const [checkRun] = posted;
+    expect(checkRun).toMatchObject({
+      name: 'selfdebug',
+      head_sha: HEAD_SHA,
+      status: 'completed',
+      conclusion: 'action_required',
+      output: { title: 'Fix .github/selfdebug.yml: selfdebug ignores failed runs until it is valid' },
+    });
+    const { summary } = checkRun!.output as { summary: string };
+    // The App's own config message: what is wrong, where, and how to fix it.
+    expect(summary).toContain('**`.github/selfdebug.yml` is not valid**, so selfdebug cannot use it:');
+    expect(summary).toContain('triggers.workflow_runs.enabled');
+    expect(summary).toContain(
+      'Fix the value at each path above in `.github/selfdebug.yml` on the default branch',
+    );
+    expect(summary).toContain('re-run the failed workflow to have it debugged.');
   });
 
   it('posts a skipped check run on the head commit of a run from a fork, and enqueues nothing', async () => {

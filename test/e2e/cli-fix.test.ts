@@ -413,6 +413,108 @@ describe('selfdebug fix (local sandbox)', () => {
     expect(await readFile(join(dir, 'stats.py'), 'utf8')).toBe(BROKEN_STATS);
   });
 
+  it.each(['--patch', '--record'])(
+    'exits 2 before the run when %s points into a folder that does not exist',
+    async (flag) => {
+      const dir = await brokenProject();
+      const target = join(await tempDir('selfdebug-e2e-files-'), 'missing', 'out.file');
+      const replay = join(await tempDir('selfdebug-e2e-files-'), 'session.json');
+      await writeFile(replay, JSON.stringify({ responses: [{ json: fixProposal }, { json: reflection }] }));
+      const result = await runCli(
+        [
+          '--command',
+          'python3 stats.py',
+          '--dir',
+          dir,
+          '--sandbox',
+          'local',
+          '--replay',
+          replay,
+          flag,
+          target,
+        ],
+        cleanEnvironment(),
+      );
+
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toContain(
+        `selfdebug fix: ${flag} "${target}": the folder ${join(target, '..')} does not exist.`,
+      );
+      expect(result.stderr).toContain('mkdir -p');
+      // Refused before anything ran.
+      expect(result.stdout).toBe('');
+      expect(await readFile(join(dir, 'stats.py'), 'utf8')).toBe(BROKEN_STATS);
+    },
+  );
+
+  it('names the --sandbox flag in the UNSAFE banner when the flag chose the local sandbox', async () => {
+    const replay = join(await tempDir('selfdebug-e2e-files-'), 'session.json');
+    await writeFile(replay, JSON.stringify({ responses: [{ json: fixProposal }, { json: reflection }] }));
+    const byFlag = await runCli(
+      [
+        '--command',
+        'python3 stats.py',
+        '--dir',
+        await brokenProject(),
+        '--sandbox',
+        'local',
+        '--replay',
+        replay,
+      ],
+      cleanEnvironment(),
+    );
+    expect(byFlag.exitCode).toBe(0);
+    expect(byFlag.stderr).toContain('UNSAFE');
+    expect(byFlag.stderr).toContain('use --sandbox docker (the default) for anything else');
+    expect(byFlag.stderr).not.toContain('SELFDEBUG_SANDBOX');
+
+    const byVariable = await runCli(
+      ['--command', 'python3 stats.py', '--dir', await brokenProject(), '--replay', replay],
+      cleanEnvironment({ SELFDEBUG_SANDBOX: 'local' }),
+    );
+    expect(byVariable.exitCode).toBe(0);
+    expect(byVariable.stderr).toContain('set SELFDEBUG_SANDBOX=docker for anything else');
+  });
+
+  it('exits 2 and names --base-url when nothing listens there', async () => {
+    // A port that was just free: a server took it and let it go again.
+    const closed = await startFakeOpenAIServer([]);
+    const url = closed.url;
+    await closed.close();
+    const dir = await brokenProject();
+    const result = await runCli(
+      ['--command', 'python3 stats.py', '--dir', dir, '--sandbox', 'local', '--base-url', url],
+      cleanEnvironment({ SELFDEBUG_MODEL_API_KEY: 'test-key' }),
+    );
+
+    expect(result.exitCode).toBe(2);
+    expect(result.stdout).toMatch(
+      /✖ error: Could not reach the model server at .* Check --base-url and that the server is running/,
+    );
+    expect(result.stdout).not.toContain('SELFDEBUG_MODEL_BASE_URL');
+    expect(await readFile(join(dir, 'stats.py'), 'utf8')).toBe(BROKEN_STATS);
+  });
+
+  it('exits 2 and says what to do when the replay file is too short for the run', async () => {
+    const dir = await brokenProject();
+    const replay = join(await tempDir('selfdebug-e2e-files-'), 'session.json');
+    // One look at the file, then the run needs the proposal the file does not hold.
+    const look = { purpose: 'generate', toolCalls: [{ name: 'read_file', arguments: { path: 'stats.py' } }] };
+    await writeFile(replay, JSON.stringify({ responses: [look] }));
+    const result = await runCli(
+      ['--command', 'python3 stats.py', '--dir', dir, '--sandbox', 'local', '--replay', replay],
+      cleanEnvironment(),
+    );
+
+    expect(result.exitCode).toBe(2);
+    expect(result.stdout).toContain(
+      `The replay file ${replay} has 1 answer, but this run asked for answer 2 (generate): it went further than the recorded run.`,
+    );
+    expect(result.stdout).toContain('Record a new session with --record FILE');
+    expect(result.stdout).not.toContain('ScriptedModel');
+    expect(result.stdout).not.toContain('unexpected error');
+  });
+
   it('exits 2 with what to do when the Docker engine cannot be reached', async () => {
     const dir = await brokenProject();
     const result = await runCli(

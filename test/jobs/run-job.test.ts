@@ -7,6 +7,7 @@ import { loadAppConfig } from '../../src/config/app-config.js';
 import { parseSandboxConfig } from '../../src/config/load-config.js';
 import { parseModelConfig } from '../../src/config/model-config.js';
 import { JobCancelledError } from '../../src/jobs/job-errors.js';
+import { maxCommentsPerJob } from '../../src/jobs/job-reporter.js';
 import type { JobRequest } from '../../src/jobs/job-request.js';
 import { type JobRunnerDependencies, runJob } from '../../src/jobs/run-job.js';
 import { type ScriptedAnswer, ScriptedModel } from '../../src/model/scripted-model.js';
@@ -106,7 +107,10 @@ describe('runJob', () => {
     expect(pull?.body).toContain('Fixes #12');
 
     const comments = host.commentsOn(12);
-    expect(comments.some((body) => body.includes('<!-- selfdebug:status job=11111111-aaaa -->'))).toBe(true);
+    const status = comments.find((body) => body.includes('<!-- selfdebug:status job=11111111-aaaa -->'));
+    // The commit it tested, short and linked to its page beside the clone URL.
+    const commitPage = `${server.url('app').replace(/\.git$/, '')}/commit/${shas[0]}`;
+    expect(status).toContain(`tested on commit [\`${shas[0]!.slice(0, 7)}\`](${commitPage})`);
     expect(comments.some((body) => body.includes('<!-- selfdebug:attempt job=11111111-aaaa n=1 -->'))).toBe(
       true,
     );
@@ -172,6 +176,78 @@ describe('runJob', () => {
     expect(comments[0]).toContain('max_atempts');
     expect(model.calls).toHaveLength(0);
     expect(host.checkRuns).toHaveLength(0);
+  });
+
+  it('puts an invalid configuration of a failed-run job in a check run on the run commit, and runs nothing', async () => {
+    const { host, model, dependencies } = setup([], { max_atempts: 3 });
+    const request = mentionRequest('33333333-dddd');
+    request.headSha = shas[0]!;
+    request.trigger = {
+      kind: 'workflow-run',
+      runId: 6,
+      runAttempt: 1,
+      workflowName: 'CI',
+      workflowPath: '.github/workflows/ci.yml',
+      branch: 'main',
+      ownPullRequest: null,
+    };
+    const result = await runJob(request, new AbortController().signal, dependencies);
+    expect(result.problem).toMatchObject({ kind: 'refused' });
+    expect(model.calls).toHaveLength(0);
+    expect(host.checkRuns).toHaveLength(1);
+    expect(host.checkRuns[0]).toMatchObject({
+      headSha: shas[0],
+      status: 'completed',
+      conclusion: 'action_required',
+      output: { title: 'Fix .github/selfdebug.yml: selfdebug ignores failed runs until it is valid' },
+    });
+    expect(host.checkRuns[0]?.output?.summary).toContain('max_atempts');
+    expect(host.checkRuns[0]?.output?.summary).toContain('did you mean "max_attempts"?');
+  });
+
+  /** Three attempts that apply and still fail, then the reflection. */
+  const threeFailures = (): ScriptedAnswer[] => [
+    fix('try 1', [{ path: 'app.py', search: 'import sys', replace: 'import sys  # try 1' }]),
+    decide(true, 'the name is still undefined'),
+    fix('try 2', [{ path: 'app.py', search: 'import sys', replace: 'import sys  # try 2' }]),
+    decide(true, 'the name is still undefined'),
+    fix('try 3', [{ path: 'app.py', search: 'import sys', replace: 'import sys  # try 3' }]),
+    reflect(),
+  ];
+
+  it('posts at most max_attempts + 2 comments: the status, one per attempt, the final comment', async () => {
+    const { host, dependencies } = setup(threeFailures(), {
+      command: 'python3 app.py',
+      max_attempts: 3,
+      sandbox: { network: 'host' },
+    });
+    await runJob(mentionRequest('77777777-aaaa', 40), new AbortController().signal, dependencies);
+    const comments = host.commentsOn(40);
+    expect(comments).toHaveLength(maxCommentsPerJob(3));
+    expect(maxCommentsPerJob(3)).toBe(5);
+    const markers = comments.map((body) => /<!-- selfdebug:(\w+)/.exec(body)?.[1]);
+    expect(markers.sort()).toEqual(['attempt', 'attempt', 'attempt', 'final', 'status']);
+    // The operator's ceiling is a note in the status comment, not a comment of its own (it was before).
+    const status = comments.find((body) => body.includes('<!-- selfdebug:status'))!;
+    expect(status).toContain('> **Note:** `sandbox.network: host` is not allowed by this App');
+  });
+
+  it('keeps every transcript in the status comment with report.comments: single', async () => {
+    const { host, dependencies } = setup(threeFailures(), {
+      command: 'python3 app.py',
+      max_attempts: 3,
+      report: { comments: 'single' },
+    });
+    await runJob(mentionRequest('88888888-aaaa', 41), new AbortController().signal, dependencies);
+    const comments = host.commentsOn(41);
+    expect(comments).toHaveLength(maxCommentsPerJob(3, 'single'));
+    expect(comments.some((body) => body.includes('<!-- selfdebug:attempt'))).toBe(false);
+    const status = comments.find((body) => body.includes('<!-- selfdebug:status'))!;
+    expect(status).toContain('#### Attempts');
+    for (const attempt of [1, 2, 3]) {
+      expect(status).toContain(`<details><summary>Attempt ${attempt} of 3: ❌ exit 1 after`);
+      expect(status).toContain(`# try ${attempt}`);
+    }
   });
 
   it('commits on top of its own pull request after a review, without opening another', async () => {

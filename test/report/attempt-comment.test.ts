@@ -23,6 +23,23 @@ describe('renderAttemptComment', () => {
     await expect(body).toMatchFileSnapshot('__snapshots__/attempt-failed.md');
   });
 
+  it('names the tested commit, short and linked', () => {
+    const body = renderAttemptComment(fixedRun().view(), 1, Redactor.none);
+    expect(body).toContain(
+      '· attempt 1 · tested on commit [`9fceb02`](https://github.com/acme/reports/commit/9fceb02d0ae598e95dc970b74767f19372d61af8)</sub>',
+    );
+  });
+
+  it('shows the tokens and which prices to set when the cost is unknown', () => {
+    const list = fixedRun();
+    for (const event of list.events) if (event.type === 'model-responded') event.costUsd = 0;
+    const body = renderAttemptComment(list.view(), 1, Redactor.none);
+    expect(body).toContain(
+      '**Model:** 4 model calls · 8,300 prompt + 350 completion tokens · cost unknown: set ' +
+        '`SELFDEBUG_MODEL_PRICE_INPUT` and `SELFDEBUG_MODEL_PRICE_OUTPUT` (USD per million tokens) to see it ·',
+    );
+  });
+
   it('renders the passing attempt', async () => {
     const body = renderAttemptComment(fixedRun().view(), 2, Redactor.none);
     expect(body).toContain('### Attempt 2 of 3: ✅ passed, exit 0 after 395 ms');

@@ -16,6 +16,8 @@ export const STATUS_URL = 'https://github.com/acme/reports/issues/12#issuecommen
 export const CHECK_RUN_URL = 'https://github.com/acme/reports/runs/5001';
 export const PULL_REQUEST_URL = 'https://github.com/acme/reports/pull/13';
 export const MODEL = 'gpt-4.1-mini';
+export const HEAD_SHA = '9fceb02d0ae598e95dc970b74767f19372d61af8';
+export const COMMIT_URL = `https://github.com/acme/reports/commit/${HEAD_SHA}`;
 
 export function attemptUrl(attempt: number): string {
   return `https://github.com/acme/reports/issues/12#issuecomment-${1001 + attempt}`;
@@ -139,6 +141,7 @@ export function context(overrides: Partial<JobContext> = {}): JobContext {
     trigger: STATUS_TRIGGER,
     statusCommentUrl: STATUS_URL,
     checkRunUrl: CHECK_RUN_URL,
+    commit: { sha: HEAD_SHA, url: COMMIT_URL },
     ...overrides,
   };
 }

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,14 +13,29 @@ import { EngineUnreachableError, ImageNotFoundError } from '../../src/errors/san
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 const packageVersion: unknown = JSON.parse(readFileSync(`${projectRoot}package.json`, 'utf8')).version;
 
-/** Runs the CLI in-process and keeps what it printed. */
+const PRIVATE_KEY = generateKeyPairSync('rsa', {
+  modulusLength: 2048,
+  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+}).privateKey;
+
+/** Runs the CLI in-process and keeps what it printed; `doctor` sees a complete setup but for the sandbox check. */
 async function runCaptured(argv: string[], checkSandbox?: () => Promise<void>) {
   let stdout = '';
   let stderr = '';
   const exitCode = await run(argv, {
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },
-    ...(checkSandbox ? { checkSandbox } : {}),
+    env: { APP_ID: '1', PRIVATE_KEY, WEBHOOK_SECRET: 'secret', SELFDEBUG_QUEUE: 'memory' },
+    doctorPorts: {
+      pingSandbox: checkSandbox ?? (async () => {}),
+      tryContainerSpec: async () => {},
+      probeModel: async () => ({ name: 'model server', status: 'ok', detail: 'fake' }),
+      pingRedis: async () => {},
+      readFile: async () => '',
+      checkWritable: async () => {},
+      canLoad: () => true,
+    },
   });
   return { exitCode, stdout, stderr };
 }
@@ -41,7 +57,7 @@ describe('parseArguments', () => {
     const request = parseArguments(['frobnicate']);
     expect(request.kind).toBe('usage-error');
     expect(request.kind === 'usage-error' && request.message).toBe(
-      'Unknown command "frobnicate". Valid commands: help, doctor, fix, eval, worker, excerpt (options: --help, --version).',
+      'Unknown command "frobnicate". Valid commands: help, doctor, fix, eval, worker, excerpt, config (options: --help, --version).',
     );
   });
 
@@ -81,26 +97,31 @@ describe('run', () => {
     expect(result.stderr).toContain('Valid commands: help, doctor, fix');
   });
 
-  it('prints ok and exits 0 when the sandbox check passes', async () => {
+  it('prints the table and exits 0 when every check passes', async () => {
     let checks = 0;
     const result = await runCaptured(['doctor'], async () => {
       checks += 1;
     });
     expect(checks).toBe(1);
-    expect(result).toEqual({ exitCode: 0, stdout: 'ok\n', stderr: '' });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toMatch(/^selfdebug doctor\n\n {2}✔ docker engine +answers\n/);
+    expect(result.stdout).toMatch(/\nready\.\n$/);
+    expect(result.stderr).toBe('');
   });
 
   it.each([
     new EngineUnreachableError('unix:///var/run/docker.sock'),
     new ImageNotFoundError('selfdebug-executor:latest'),
-  ])('prints the message of $name and exits 1', async (error) => {
+  ])('prints the message of $name as the fix and exits 1', async (error) => {
     const result = await runCaptured(['doctor'], () => Promise.reject(error));
-    expect(result).toEqual({ exitCode: 1, stdout: '', stderr: `${error.message}\n` });
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toContain(`fix: ${error.message}`);
   });
 
   it('prints the message of an unexpected error too', async () => {
     const result = await runCaptured(['doctor'], () => Promise.reject(new Error('socket hang up')));
-    expect(result).toEqual({ exitCode: 1, stdout: '', stderr: 'socket hang up\n' });
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toContain('fix: socket hang up');
   });
 });
 

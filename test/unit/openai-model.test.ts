@@ -407,8 +407,18 @@ describe('OpenAIChatModel', () => {
     expect(sleeps).toEqual([]);
   });
 
-  it('retries a reset connection', async () => {
+  it('sends a request whose connection was reset again at once', async () => {
     expectCompletion([]).replyWithError({ code: 'ECONNRESET', message: 'socket hang up' });
+    expectCompletion([]).reply(200, completion({ content: 'ok' }));
+    const { model, sleeps } = makeModel();
+
+    expect((await model.complete(plainRequest)).content).toBe('ok');
+    expect(sleeps).toEqual([]);
+  });
+
+  it('backs off when the connection keeps being reset', async () => {
+    // Three tries at once (src/adapters/http/reconnecting-fetch.ts), then the retry policy's wait.
+    expectCompletion([]).times(3).replyWithError({ code: 'ECONNRESET', message: 'socket hang up' });
     expectCompletion([]).reply(200, completion({ content: 'ok' }));
     const { model, sleeps } = makeModel();
 

@@ -89,6 +89,7 @@ describe('parseRepoConfig', () => {
         workflow_runs: { enabled: false, workflows: [], branches: [], max_rounds: 3 },
       },
       pull_request: { draft: true, labels: [], push_branch_on_failure: false, title_prefix: 'selfdebug: ' },
+      report: { comments: 'per-attempt' },
       allowed_users: [],
       secret_env: [],
     };
@@ -97,6 +98,17 @@ describe('parseRepoConfig', () => {
     expect(valid({})).toEqual(expected);
     expect(defaultRepoConfig).toEqual(expected);
     expect(Object.isFrozen(defaultRepoConfig.triggers.workflow_runs.workflows)).toBe(true);
+  });
+
+  it('takes report.comments: single, and names the allowed values of anything else', () => {
+    expect(valid({ report: { comments: 'single' } }).report).toEqual({ comments: 'single' });
+    const result = parseRepoConfig({ report: { comments: 'one' } });
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.message).toContain('"per-attempt"');
+      expect(result.message).toContain('"single"');
+      expect(result.message).toContain('→ at report.comments');
+    }
   });
 
   it('fills the rest of a section when only one key is given', () => {

@@ -137,6 +137,22 @@ export class DockerSandboxProvider implements SandboxProvider {
     return this.reaped;
   }
 
+  /**
+   * Creates, never starts, a container with a job's real spec and removes it
+   * again: the engine judges every limit (memory, CPU, pids, the tmpfs
+   * workspace volume, the runtime) the way it will for a job. For `doctor`.
+   */
+  async tryContainerSpec(): Promise<void> {
+    const info = (await this.docker.info()) as { MemoryLimit?: boolean; PidsLimit?: boolean };
+    const missing = [
+      info.MemoryLimit === false ? 'memory limits' : '',
+      info.PidsLimit === false ? 'pids limits' : '',
+    ].filter(Boolean);
+    if (missing.length > 0) throw new Error(`the engine reports no support for ${missing.join(' or ')}`);
+    const container = await this.docker.createContainer(containerSpec(this.config, 'doctor'));
+    await container.remove({ force: true, v: true });
+  }
+
   /** Asks the engine whether it answers, has the image (pulling it if it can) and the runtime, for start-up checks. */
   async ping(onProgress?: (line: string) => void): Promise<void> {
     try {

@@ -10,6 +10,7 @@ import type {
   WorkflowJob,
 } from '../../code-host/code-host.js';
 import { GitHubNotFoundError } from '../../errors/github-errors.js';
+import { reconnectingFetch } from '../http/reconnecting-fetch.js';
 import { checkRunRequests, type GitHubCheckOutput } from './check-run-payload.js';
 import { streamJobLog } from './job-log.js';
 import { mapGitHubError } from './map-github-error.js';
@@ -45,7 +46,7 @@ export class GitHubCodeHost implements CodeHost {
     this.owner = options.owner;
     this.repo = options.repo;
     this.now = options.now ?? (() => new Date());
-    this.fetch = options.fetch ?? globalThis.fetch;
+    this.fetch = options.fetch ?? reconnectingFetch();
   }
 
   private get repository() {

@@ -8,9 +8,15 @@ import type { OpenSandboxRequest, Sandbox, SandboxProvider } from '../../sandbox
 import { type Logger, silentLogger } from '../../util/logger.js';
 import { LocalSandbox } from './local-sandbox.js';
 
-export const LOCAL_SANDBOX_WARNING =
-  'UNSAFE: the local sandbox runs commands as child processes of selfdebug, with its user, its network and ' +
-  'its file system. Use it only for development on code you trust; set SELFDEBUG_SANDBOX=docker for anything else.';
+/** The banner; `instead` says how to go back to Docker, in the terms the person used to leave it. */
+export function localSandboxWarning(instead = 'set SELFDEBUG_SANDBOX=docker'): string {
+  return (
+    'UNSAFE: the local sandbox runs commands as child processes of selfdebug, with its user, its network and ' +
+    `its file system. Use it only for development on code you trust; ${instead} for anything else.`
+  );
+}
+
+export const LOCAL_SANDBOX_WARNING = localSandboxWarning();
 
 /** Development sandbox: a temporary copy of the workspace and plain child processes. */
 export class LocalSandboxProvider implements SandboxProvider {
@@ -22,14 +28,15 @@ export class LocalSandboxProvider implements SandboxProvider {
     private readonly logger: Logger = silentLogger,
     private readonly warn: (message: string) => void = (message) =>
       process.stderr.write(`\n⚠️  ${message}\n\n`),
+    private readonly warning: string = LOCAL_SANDBOX_WARNING,
   ) {}
 
   async open(request: OpenSandboxRequest): Promise<Sandbox> {
     request.signal?.throwIfAborted();
     if (!this.warned) {
       this.warned = true;
-      this.warn(LOCAL_SANDBOX_WARNING);
-      this.logger.warn({ sandbox: 'local' }, LOCAL_SANDBOX_WARNING);
+      this.warn(this.warning);
+      this.logger.warn({ sandbox: 'local' }, this.warning);
     }
     const root = await mkdtemp(
       join(tmpdir(), `selfdebug-${request.jobId.replace(/[^\w.-]/g, '-').slice(0, 40)}-`),

@@ -1,6 +1,6 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { apiKeyVariables } from '../../config/model-config.js';
-import { ModelApiError, ModelAuthError, SelfdebugError } from '../../errors/index.js';
+import { ModelApiError, ModelAuthError, ModelUnreachableError, SelfdebugError } from '../../errors/index.js';
 import { CallDeadlineError } from './call-deadline.js';
 import { isRetryable } from './retry-policy.js';
 
@@ -48,10 +48,12 @@ export function mapOpenAIError(error: unknown, context: FailureContext): Selfdeb
     );
   }
   if (error instanceof APIConnectionError) {
-    return new ModelApiError(
-      `Could not reach ${server} (${connectionReason(error)}) after ${tries}. ` +
-        'Check SELFDEBUG_MODEL_BASE_URL and that the server is running and reachable.',
-      { cause: error, retryable },
+    return new ModelUnreachableError(
+      `Could not reach ${server} (${connectionReason(error)}) after ${tries}.`,
+      {
+        cause: error,
+        retryable,
+      },
     );
   }
   if (!(error instanceof APIError) || error.status === undefined) {

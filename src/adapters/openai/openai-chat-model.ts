@@ -4,6 +4,7 @@ import type { ModelConfig, StructuredOutputMode } from '../../config/model-confi
 import { DEFAULT_CONTEXT_TOKENS, outputAllowance } from '../../model/context-window.js';
 import type { LanguageModel, ModelRequest, ModelResponse, ModelWindow } from '../../model/language-model.js';
 import { type Logger, silentLogger } from '../../util/logger.js';
+import { reconnectingFetch } from '../http/reconnecting-fetch.js';
 import { displayUrl, resolveApiKey } from './api-key.js';
 import { CallDeadline, realTimers, type Timers } from './call-deadline.js';
 import { discoverServerFacts, type ServerFacts } from './discover-context.js';
@@ -84,10 +85,13 @@ export class OpenAIChatModel implements LanguageModel {
     this.#apiKey = resolveApiKey(config);
     this.#rawBaseUrl = config.baseUrl ?? OPENAI_BASE_URL;
     this.#baseUrl = displayUrl(this.#rawBaseUrl);
+    // A request that met a keep-alive connection the server had closed was never answered: it is sent
+    // again at once, outside maxRetries (a chat completion or a model listing has no side effects).
     this.#client = new OpenAI({
       apiKey: this.#apiKey,
       baseURL: this.#rawBaseUrl,
       maxRetries: 0,
+      fetch: reconnectingFetch({ methods: 'any' }),
       // Azure OpenAI's deployment URLs want the version as a query parameter and the key in api-key.
       ...(config.apiVersion === undefined
         ? {}
@@ -148,7 +152,7 @@ export class OpenAIChatModel implements LanguageModel {
       model: this.model,
       headers: { authorization: `Bearer ${this.#apiKey}`, 'api-key': this.#apiKey },
       ...(this.#config.apiVersion === undefined ? {} : { query: { 'api-version': this.#config.apiVersion } }),
-      ...(this.#fetch ? { fetch: this.#fetch } : {}),
+      fetch: this.#fetch ?? reconnectingFetch(),
       ...(signal ? { signal } : {}),
     }).then((facts) => {
       this.#profiles.update(this.#profileKey, { contextTokens: facts.contextTokens });

@@ -159,10 +159,12 @@ export class AppProcess {
 }
 
 /**
- * One request on a connection of its own, as GitHub delivers webhooks. A
- * pooled keep-alive connection can be closed by the server at the moment it
- * is reused (its idle timer fires as the request goes out), which fails the
- * request with "other side closed" through no fault of the App.
+ * One request on a connection of its own, as GitHub delivers webhooks: the
+ * test plays GitHub here, not a client of ours. (A pooled keep-alive
+ * connection that the App's server closes as a request goes out on it fails
+ * with "other side closed"; the App's and the worker's own clients send such
+ * a request again, src/adapters/http/reconnecting-fetch.ts, and
+ * test/unit/stale-keep-alive.test.ts reproduces the race.)
  */
 function requestOnce(
   url: string,

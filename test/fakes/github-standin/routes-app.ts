@@ -34,6 +34,10 @@ export const appRoutes: Routes = {
       });
     },
   },
+  'GET /app/installations': {
+    auth: 'app',
+    handle: (_call, world) => json(200, [installationObject(world, firstOwner(world))]),
+  },
   'GET /app/installations/{installation_id}': {
     auth: 'app',
     handle: (call, world) => {
