@@ -1,4 +1,5 @@
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -30,20 +31,35 @@ describe('checkOutputPath', () => {
     expect((error as Error).message).toMatch(/^--record ".*": is a folder\. Give a file name/);
   });
 
-  it.skipIf(isRoot)('refuses a folder this user cannot write to', async () => {
-    const locked = join(folder, 'locked');
-    mkdirSync(locked);
-    chmodSync(locked, 0o500);
-    try {
-      const error = await checkOutputPath('--record', join(locked, 'session.json')).catch(
-        (caught: unknown) => caught,
-      );
-      expect((error as Error).message).toContain('cannot be written by this user');
-    } finally {
-      chmodSync(locked, 0o700);
-    }
+  it('refuses a folder this user cannot write to', async () => {
+    const locked = mkdtempSync(join(tmpdir(), 'selfdebug-locked-'));
+    chmodSync(locked, 0o555);
+    const target = join(locked, 'session.json');
+    // Root may write anywhere, so as root the check runs in a child process as nobody.
+    const message = isRoot ? messageAsNobody(target) : await messageOf(target);
+    expect(message).toContain('cannot be written by this user');
+    chmodSync(locked, 0o700);
   });
 });
+
+async function messageOf(target: string): Promise<string> {
+  const error = await checkOutputPath('--record', target).catch((caught: unknown) => caught);
+  return (error as Error).message;
+}
+
+function messageAsNobody(target: string): string {
+  const module = new URL('../../src/cli/output-files.ts', import.meta.url).href;
+  const script = `import(${JSON.stringify(module)}).then((m) => m.checkOutputPath('--record', ${JSON.stringify(target)})).then(() => console.log('accepted'), (e) => console.log(e.message));`;
+  const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    uid: 65534,
+    gid: 65534,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', HOME: tmpdir() },
+    // The project's folder, where node finds tsx.
+    cwd: process.cwd(),
+  });
+  return `${child.stdout}${child.stderr}`;
+}
 
 describe('writeOrRescue', () => {
   it('writes where asked when it can', async () => {
