@@ -50,6 +50,14 @@ export function sandboxContract(subject: ContractSubject): void {
       expect(failed.durationMs).toBeGreaterThanOrEqual(350);
     });
 
+    it('runs a command as `bash -c` would: no arguments, and errors name the line they are on', async () => {
+      const { sandbox } = await openWith();
+      const result = await sandbox.exec('echo "args=$# name=$0"\nno-such-command-here\nexit 5');
+      expect(result.exitCode).toBe(5);
+      expect(result.stdout).toBe('args=0 name=bash\n');
+      expect(result.stderr).toBe('bash: line 2: no-such-command-here: command not found\n');
+    });
+
     it('passes the requested environment and working directory, and nothing of the host', async () => {
       process.env.SELFDEBUG_CONTRACT_SECRET = 'host-secret';
       try {

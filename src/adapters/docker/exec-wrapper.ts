@@ -37,25 +37,38 @@ const SWEEP = [
  * the background is killed too, detached or not, so no command outlives its
  * result.
  *
+ * The command runs in a forked subshell through `eval`, not in a second
+ * bash: a second bash costs a fork and an exec on every command, and the
+ * wrapper is most of what a command costs beyond the engine's own exec. It
+ * is on the script's first line so that the command's error messages count
+ * lines as `bash -c` would ("bash: line 2: foo: command not found"), and it
+ * clears the positional parameters first, as `bash -c COMMAND` starts with
+ * none. Only a syntax error reads differently ("bash: eval: line 1:" for
+ * "bash: -c: line 1:").
+ *
  * Docker's exec API has no kill of its own, hence this indirection.
  */
 const RUN_SCRIPT = [
-  'set -m',
-  'bash -c "$2" &',
-  'child=$!',
-  'echo "$child" > "$1"',
+  'set -m; ( eval "set --; $1" ) & child=$!',
+  'echo "$child" > "$2"',
   // A backstop a second after the caller's own limit: its kill comes from a second exec, which a
-  // command that used up the pids limit can keep from starting. Forked now, while there is room.
-  '( sleep "$3"; kill -KILL -- "-$child" ) 2>/dev/null &',
+  // command that used up the pids limit can keep from starting. Forked now, while there is room. It
+  // waits with `read -t` on a fifo nobody writes to, a builtin, so it costs no `sleep` process; if the
+  // fifo is gone or written to, `sleep` takes over.
+  '( [[ -p $4 ]] || mkfifo -m 600 "$4"; read -rt "$3" <> "$4"; (($? > 128)) || sleep "$3"; kill -KILL -- "-$child" ) 2>/dev/null & backstop=$!',
   // Job control was for the process groups; its notices ("Stopped", "Killed") would end up in the
   // output, so the wrapper's own stderr goes (the command keeps the one it started with).
   'set +m',
   'exec 2>/dev/null',
   '{ wait "$child"; } 2>/dev/null; code=$?',
-  'kill -KILL -- "-$child" 2>/dev/null',
+  // The backstop first, by its own group: the sweep then finds only what the command left.
+  'kill -KILL -- "-$child" "-$backstop" 2>/dev/null',
   SWEEP,
   'exit "$code"',
 ].join('\n');
+
+/** Where the backstop waits; in the container's /tmp, made by the first command. */
+const WAIT_FIFO = '/tmp/.selfdebug-wait';
 
 /** Waits briefly for the pid file (the command may have just started), then kills its group. */
 const KILL_SCRIPT = [
@@ -67,7 +80,8 @@ const KILL_SCRIPT = [
 
 export function runCommand(pidFile: string, command: string, timeoutSeconds: number): string[] {
   const backstop = String(Math.ceil(timeoutSeconds) + 1);
-  return ['bash', '-c', RUN_SCRIPT, 'selfdebug-exec', pidFile, command, backstop];
+  // $0 is `bash`: the command's messages start with it, as under `bash -c`.
+  return ['bash', '-c', RUN_SCRIPT, 'bash', command, pidFile, backstop, WAIT_FIFO];
 }
 
 export function killCommand(pidFile: string): string[] {
