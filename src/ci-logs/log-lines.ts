@@ -136,9 +136,10 @@ export class LineSplitter {
       let lineFeed = text.indexOf('\n', position);
       if (lineFeed === -1) lineFeed = length;
       if (nextHit !== -1 && nextHit < position) {
+        // `test` rather than `exec`: no match array per hit. The hit's last character stands for
+        // it, which is on the same line as its first (no keyword holds a line break).
         this.keywords.lastIndex = position;
-        const match = this.keywords.exec(text);
-        nextHit = match ? match.index : -1;
+        nextHit = this.keywords.test(text) ? this.keywords.lastIndex - 1 : -1;
       }
       if (nextReturn === -1 || nextReturn >= lineFeed) {
         this.count++;
