@@ -110,6 +110,7 @@ export class FixProgress {
         return [
           this.paint('yellow', `${pad}${event.purpose} answer rejected, ${plain(event.consequence)}:`),
           ...indent(plain(event.problem), `${pad}  `, `${pad}  `),
+          ...indent(plain(event.advice), `${pad}  `, `${pad}  `),
         ];
       }
       case 'executed':

@@ -31,6 +31,16 @@ export class ModelAuthError extends SelfdebugError {
 }
 
 /** The model kept answering with something that is not the requested structure, even after a repair round. */
+/**
+ * What a person can do about answers the loop could not read: shown beside each rejected answer
+ * (attempt comments, the CLI) and in the error that ends a call, so the fix is where the problem is.
+ */
+export const UNUSABLE_ANSWER_ADVICE =
+  'If this repeats: let the server enforce the format with `model.structured_output: json_schema` in ' +
+  '.github/selfdebug.yml (SELFDEBUG_MODEL_STRUCTURED_OUTPUT=json_schema for the App or the CLI) when ' +
+  '`selfdebug doctor --model` shows json_schema ✔; otherwise use a model that follows JSON instructions, or lower ' +
+  'its temperature. An answer cut off mid-way needs a larger `model.max_output_tokens`.';
+
 export class InvalidModelOutputError extends SelfdebugError {
   readonly output: string;
   /** What the answer was for (generate, retry-decision, reflect…). */
@@ -41,7 +51,7 @@ export class InvalidModelOutputError extends SelfdebugError {
     super(
       'invalid-model-output',
       `The model did not produce valid output for "${purpose}" even after being shown its mistakes:\n${problems}\n` +
-        'Try a model that supports structured output (JSON schema), or lower the temperature.',
+        UNUSABLE_ANSWER_ADVICE,
       options,
     );
     this.output = output;

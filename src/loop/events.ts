@@ -61,6 +61,8 @@ export type LoopEvent =
       purpose: 'generate' | 'retry-decision' | 'reflect';
       problem: string;
       consequence: string;
+      /** What a person can do if it repeats (the model is not shown this). */
+      advice: string;
     }
   | { type: 'executed'; attempt: number; command: string; result: ExecResult }
   | { type: 'retry-decided'; attempt: number; retry: boolean; reason: string }

@@ -1,4 +1,4 @@
-import { InvalidModelOutputError } from '../errors/model-errors.js';
+import { InvalidModelOutputError, UNUSABLE_ANSWER_ADVICE } from '../errors/model-errors.js';
 import type { LoopEvent } from './events.js';
 import type { RetryDecision } from './schemas.js';
 
@@ -36,6 +36,7 @@ export function rejectedProposal(
       attempt,
       purpose: 'generate',
       problem: error.problems,
+      advice: UNUSABLE_ANSWER_ADVICE,
       consequence: 'the attempt counts as failed; the next attempt is told what was wrong',
     },
     problem,
@@ -61,6 +62,7 @@ export function fallbackDecision(
       attempt,
       purpose: 'retry-decision',
       problem: error.problems,
+      advice: UNUSABLE_ANSWER_ADVICE,
       consequence: 'taken as "retry", since attempts remain',
     },
     decision: {
@@ -81,6 +83,7 @@ export function rejectedReflection(
       attempt: null,
       purpose: 'reflect',
       problem: error.problems,
+      advice: UNUSABLE_ANSWER_ADVICE,
       consequence: 'the result has no reflection',
     },
     reason: `${reason} (no reflection: the model's answer could not be read as one)`,

@@ -153,7 +153,9 @@ export function parseAnswer<T>(content: string | null, schema: z.ZodType<T>): Pa
   const first = content.indexOf('{');
   const last = content.lastIndexOf('}');
   if (first !== -1 && last > first) candidates.push(content.slice(first, last + 1));
-  let problem = 'the answer is not a JSON object.';
+  // The answer's opening says what the model did instead ("Sure! Here is…", a diff, a cut-off object).
+  const opening = content.trim();
+  let problem = `the answer is not a JSON object; it begins: ${JSON.stringify(opening.slice(0, 80))}${opening.length > 80 ? ' …' : ''}`;
   for (const candidate of candidates) {
     let value: unknown;
     try {

@@ -174,6 +174,8 @@ function rejectedAnswers(attempt: AttemptView, purpose: string, md: MarkdownWrit
     `The model's answer could not be used even after it was shown the problem; ${md.line(answer.consequence, 200)}.\n\n`,
     md.detail(answer.problem, 'text'),
     '\n\n',
+    md.proseSection(answer.advice),
+    '\n\n',
   ]);
 }
 

@@ -68,6 +68,7 @@ export interface RejectedAnswer {
   purpose: string;
   problem: string;
   consequence: string;
+  advice: string;
 }
 
 export interface AttemptView {
@@ -218,12 +219,12 @@ export function reduceJobEvent(progress: JobProgress, event: LoopEvent): JobProg
         decision: { retry: event.retry, reason: event.reason },
       }));
     case 'answer-rejected': {
-      const { purpose, problem, consequence } = event;
-      if (event.attempt === null)
-        return { ...progress, reflectionRejected: { purpose, problem, consequence } };
+      const { purpose, problem, consequence, advice } = event;
+      const rejected = { purpose, problem, consequence, advice };
+      if (event.attempt === null) return { ...progress, reflectionRejected: rejected };
       return updateAttempt(progress, event.attempt, (attempt) => ({
         ...attempt,
-        rejectedAnswers: [...attempt.rejectedAnswers, { purpose, problem, consequence }],
+        rejectedAnswers: [...attempt.rejectedAnswers, rejected],
       }));
     }
     case 'reflected':

@@ -3,6 +3,7 @@ import { FixProgress } from '../../src/cli/fix-progress.js';
 import {
   ModelApiError,
   ModelAuthError,
+  UNUSABLE_ANSWER_ADVICE,
   type WorkspacePathProblem,
   workspacePathProblem,
 } from '../../src/errors/index.js';
@@ -75,9 +76,17 @@ describe('bad answers cost an attempt, not the job', () => {
       type: 'answer-rejected',
       attempt: 1,
       purpose: 'generate',
-      problem: 'the answer is not a JSON object.',
+      // What the model said instead, from the repair round's answer: the person and the model see the same.
+      problem:
+        'the answer is not a JSON object; it begins: "{\\"analysis\\": \\"define greeting\\", \\"edits\\": ["',
       consequence: 'the attempt counts as failed; the next attempt is told what was wrong',
+      advice: UNUSABLE_ANSWER_ADVICE,
     });
+    // What to do names the setting, the variable and the command that tells whether it can help.
+    expect(UNUSABLE_ANSWER_ADVICE).toMatch(/model\.structured_output: json_schema/);
+    expect(UNUSABLE_ANSWER_ADVICE).toMatch(/SELFDEBUG_MODEL_STRUCTURED_OUTPUT=json_schema/);
+    expect(UNUSABLE_ANSWER_ADVICE).toMatch(/selfdebug doctor --model/);
+    expect(UNUSABLE_ANSWER_ADVICE).toMatch(/model\.max_output_tokens/);
     expect(types(result.events).slice(2, 7)).toEqual([
       'attempt-started',
       'model:generate',
@@ -88,7 +97,7 @@ describe('bad answers cost an attempt, not the job', () => {
     const next = promptOf(model, 2);
     expect(next).toContain(
       'The answer of attempt 1 could not be used, so nothing was changed or run. ' +
-        'No usable answer: the answer is not a JSON object.',
+        'No usable answer: the answer is not a JSON object; it begins: "{\\"analysis\\"',
     );
     // The failure itself is still in front of the model, though nothing was run again.
     expect(next).toContain('The command was not run again; its latest run:\nexit code 1');
@@ -362,7 +371,8 @@ describe('bad answers cost an attempt, not the job', () => {
     expect(first).toContain("### Attempt 1 of 5: ⚠️ the model's answer could not be used");
     expect(first).toContain('#### Unusable generate answer');
     expect(first).toContain('the attempt counts as failed; the next attempt is told what was wrong');
-    expect(first).toContain('the answer is not a JSON object.');
+    expect(first).toContain('the answer is not a JSON object; it begins: "still not json"');
+    expect(first).toContain(UNUSABLE_ANSWER_ADVICE.slice(0, 60));
     const second = renderAttemptComment(view, 2, Redactor.none);
     expect(second).toContain('#### Unusable retry-decision answer');
     expect(second).toContain('taken as "retry", since attempts remain');
@@ -377,11 +387,12 @@ describe('bad answers cost an attempt, not the job', () => {
     for (const event of result.events) progress.render(event);
     const text = written.join('');
     expect(text).toContain(
-      '  generate answer rejected, the attempt counts as failed; the next attempt is told what was wrong:\n    the answer is not a JSON object.',
+      '  generate answer rejected, the attempt counts as failed; the next attempt is told what was wrong:\n' +
+        '    the answer is not a JSON object; it begins: "still not json"\n    If this repeats: let the server enforce',
     );
     expect(text).toContain('  retry-decision answer rejected, taken as "retry", since attempts remain:');
     expect(text).toContain(
-      'reflect answer rejected, the result has no reflection:\n  the answer is not a JSON object.',
+      'reflect answer rejected, the result has no reflection:\n  the answer is not a JSON object; it begins: "done!"',
     );
   });
 
