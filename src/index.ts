@@ -1,5 +1,5 @@
 import type { Context, Probot } from 'probot';
-import { GitHubCodeHost } from './adapters/github/index.js';
+import { GitHubCodeHost, useReconnectingFetch } from './adapters/github/index.js';
 import { cachedRepoConfig } from './app/config-cache.js';
 import { registerHandlers } from './app/register-handlers.js';
 import { repoConfigLoader } from './app/repo-config-for.js';
@@ -27,7 +27,9 @@ export default function selfdebugApp(app: Probot): void {
   const inProcess = runsJobsInProcess(appConfig, queueConfig);
   // Built before the queue opens, so a bad setting stops the App before anything is left open.
   const runner = inProcess ? runnerDependencies((id) => app.auth(id), appConfig, app.log) : null;
-  const codeHostFor = (context: Context) => new GitHubCodeHost(context.octokit, context.repo());
+  // Webhook-time calls (permission, reactions, config reads) meet the same stale keep-alive sockets as jobs do.
+  const codeHostFor = (context: Context) =>
+    new GitHubCodeHost(useReconnectingFetch(context.octokit), context.repo());
   const store = openJobStore(appConfig, queueConfig);
   // Not awaited: each missing part is logged as one line with its fix, and the App answers meanwhile.
   void logStartupChecks(process.env, app.log, { queue: appConfig.queue });

@@ -209,6 +209,9 @@ describeWithDocker('the packed CLI', () => {
    */
   it('npm pack, then `selfdebug` on PATH runs from any directory', async () => {
     const checkout = join(work, 'checkout');
+    // What an older build left (a file since renamed or deleted) must not ship: prepack starts from no dist/.
+    await mkdir(join(checkout, 'dist', 'gone'), { recursive: true });
+    await writeFile(join(checkout, 'dist', 'gone', 'left-over.js'), 'export {};\n');
     const packed = await bash(
       `npm pack --pack-destination ${JSON.stringify(work)}`,
       checkout,
@@ -231,6 +234,7 @@ describeWithDocker('the packed CLI', () => {
     expect(listed.some((path) => path.startsWith('package/src/') || path.startsWith('package/test/'))).toBe(
       false,
     );
+    expect(listed.filter((path) => path.includes('left-over'))).toEqual([]);
     await symlink(join(ROOT, 'node_modules'), join(installed, 'node_modules'), 'dir');
     const target = join(installed, manifest.bin.selfdebug!);
     expect((await readFile(target, 'utf8')).split('\n')[0]).toBe('#!/usr/bin/env node');

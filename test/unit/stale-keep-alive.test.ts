@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Octokit } from '@octokit/rest';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useReconnectingFetch } from '../../src/adapters/github/reconnecting-octokit.js';
 import { reconnectingFetch } from '../../src/adapters/http/reconnecting-fetch.js';
 import { OpenAIChatModel } from '../../src/adapters/openai/openai-chat-model.js';
@@ -163,6 +163,20 @@ describe('a keep-alive connection the server closed as the next request went out
     await poolHasReleased();
     expect((await ask()).content).toBe('hello');
     expect(server.closedUnanswered).toBe(1);
+  });
+
+  it('hooks an Octokit once, however often the App wraps the same event’s Octokit', () => {
+    const before = vi.fn();
+    const octokit = { hook: { before } };
+    expect(useReconnectingFetch(useReconnectingFetch(octokit))).toBe(octokit);
+    expect(before).toHaveBeenCalledTimes(1);
+    const options: { request?: Record<string, unknown> } = {};
+    before.mock.calls[0]![1](options);
+    expect(typeof options.request?.fetch).toBe('function');
+    // A fetch the caller chose (tests, the job-log reader) is kept.
+    const chosen = { request: { fetch: 'mine' } };
+    before.mock.calls[0]![1](chosen);
+    expect(chosen.request.fetch).toBe('mine');
   });
 
   it('keeps the App’s Octokit going on GETs without waiting for its retry plugin', async () => {

@@ -8,6 +8,8 @@ interface Hookable {
 }
 
 const fetchAgainIfIdempotent = reconnectingFetch();
+/** Octokits already hooked: the App wraps each event's Octokit wherever it is used, once is enough. */
+const hooked = new WeakSet<object>();
 
 /**
  * Sends GitHub API requests through reconnectingFetch: a GET, PUT or DELETE
@@ -18,6 +20,8 @@ const fetchAgainIfIdempotent = reconnectingFetch();
  * A fetch the caller set explicitly (tests, the job-log reader) is kept.
  */
 export function useReconnectingFetch<T extends Hookable>(octokit: T): T {
+  if (hooked.has(octokit)) return octokit;
+  hooked.add(octokit);
   octokit.hook.before('request', (options) => {
     if (options.request?.fetch !== undefined) return;
     options.request = { ...options.request, fetch: fetchAgainIfIdempotent };
