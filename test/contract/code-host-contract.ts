@@ -37,6 +37,11 @@ export interface CodeHostSubject {
   /** Creates (or moves) `branch` at `sha`. */
   createBranch(branch: string, sha: string): Promise<void>;
   setPermission(login: string, role: Permission): void;
+  /**
+   * Has the App's installation lack `permission` (`checks=write`) that
+   * `method` needs, as when its owner has not accepted it; returns the undo.
+   */
+  withhold(method: 'createCheckRun' | 'createPullRequest', permission: string): () => void;
   /** A finished workflow run; the ids of its jobs in the order given. */
   createWorkflowRun(jobs: ContractJob[]): Promise<{ runId: number; jobIds: number[] }>;
   createReview(
@@ -371,6 +376,46 @@ export function codeHostContract(name: string, start: () => Promise<CodeHostSubj
         expect(await text(await subject.host.jobLog(run.jobIds[0]!))).toBe(log);
         const missing = await failure(subject.host.jobLog(999_999));
         expect(missing).toBeInstanceOf(GitHubNotFoundError);
+      });
+    });
+
+    describe('permissions of the App', () => {
+      it('maps a permission the installation lacks to a 403 that names it, not to not-found', async () => {
+        const restore = subject.withhold('createCheckRun', 'checks=write');
+        let refused: unknown;
+        try {
+          refused = await failure(
+            subject.host.createCheckRun({ name: 'selfdebug', headSha: subject.commits[1]! }),
+          );
+        } finally {
+          restore();
+        }
+        expect(refused).toBeInstanceOf(GitHubApiError);
+        expect(refused).not.toBeInstanceOf(GitHubNotFoundError);
+        expect(refused).toMatchObject({ status: 403, retryable: false });
+        expect((refused as Error).message).toContain('"checks: write" permission');
+        const created = await subject.host.createCheckRun({
+          name: 'selfdebug',
+          headSha: subject.commits[1]!,
+        });
+        expect(subject.checkRun(created.id)).toMatchObject({ name: 'selfdebug' });
+      });
+
+      it('refuses only the operation that needs the permission', async () => {
+        const [first, second] = subject.commits;
+        await subject.createBranch('base-4', first!);
+        await subject.createBranch('selfdebug/fix-4', second!);
+        const restore = subject.withhold('createPullRequest', 'pull_requests=write');
+        try {
+          const request = { title: 't', body: 'b', head: 'selfdebug/fix-4', base: 'base-4', draft: false };
+          const refused = await failure(subject.host.createPullRequest(request));
+          expect(refused).toMatchObject({ status: 403 });
+          expect((refused as Error).message).toContain('"pull_requests: write" permission');
+          expect(await subject.host.findPullRequest('selfdebug/fix-4')).toBeNull();
+          expect(await subject.host.branchHead('selfdebug/fix-4')).toBe(second);
+        } finally {
+          restore();
+        }
       });
     });
 

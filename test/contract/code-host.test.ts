@@ -5,6 +5,12 @@ import { standinOctokit } from '../fakes/github-standin/clients.js';
 import { GitHubStandin } from '../fakes/github-standin/standin.js';
 import { codeHostContract, REPOSITORY_CONFIG, REPOSITORY_FILES } from './code-host-contract.js';
 
+/** The REST operation behind each CodeHost method the contract withholds a permission from. */
+const OPERATIONS = {
+  createCheckRun: 'POST /repos/{owner}/{repo}/check-runs',
+  createPullRequest: 'POST /repos/{owner}/{repo}/pulls',
+} as const;
+
 codeHostContract('GitHubCodeHost over the GitHub stand-in', async () => {
   const standin = await GitHubStandin.start();
   const repository = await standin.createRepository(
@@ -27,6 +33,11 @@ codeHostContract('GitHubCodeHost over the GitHub stand-in', async () => {
       standin.createIssue(fullName, { title: 'Broken', body: 'b', user: 'alice' }).number,
     createBranch: (branch, sha) => standin.createBranch(fullName, branch, sha),
     setPermission: (login, role) => standin.setPermission(fullName, login, role),
+    withhold: (method, permission) => {
+      const operation = OPERATIONS[method];
+      standin.withholdPermission(operation, permission);
+      return () => standin.withholdPermission(operation, undefined);
+    },
     createWorkflowRun: async (jobs) => {
       const run = standin.createWorkflowRun(fullName, {
         workflowName: 'CI',
@@ -104,6 +115,10 @@ codeHostContract('FakeCodeHost', async () => {
       host.branches.set(branch, sha);
     },
     setPermission: (login, role) => host.permissions.set(login, role),
+    withhold: (method, permission) => {
+      host.withheld.set(method, permission);
+      return () => host.withheld.delete(method);
+    },
     createWorkflowRun: async (jobs) => {
       const runId = ids++;
       const listed = jobs.map((job) => ({ id: ids++, ...job }));

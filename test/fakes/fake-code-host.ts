@@ -47,11 +47,14 @@ export class FakeCodeHost implements CodeHost {
   logs = new Map<number, string>();
   reviews = new Map<number, { path: string; line: number | null; body: string }[]>();
   config: unknown = null;
+  /** Methods refused with a 403, and the permissions GitHub would name as missing (`checks=write`). */
+  readonly withheld = new Map<keyof CodeHost, string>();
   private nextId = 1000;
 
   constructor(readonly repository = 'octo/repo') {}
 
   async upsertComment(issueNumber: number, marker: string, body: string): Promise<PostedComment> {
+    this.refuseWithheld('upsertComment');
     refuseLongBody('IssueComment', body);
     const existing = this.comments.find(
       (comment) => comment.issueNumber === issueNumber && comment.body.includes(marker),
@@ -64,6 +67,7 @@ export class FakeCodeHost implements CodeHost {
   }
 
   async createComment(issueNumber: number, body: string): Promise<PostedComment> {
+    this.refuseWithheld('createComment');
     refuseLongBody('IssueComment', body);
     const comment = { id: this.nextId++, issueNumber, body };
     this.comments.push(comment);
@@ -71,20 +75,24 @@ export class FakeCodeHost implements CodeHost {
   }
 
   async react(target: { issueNumber: number } | { commentId: number }, reaction: Reaction): Promise<void> {
+    this.refuseWithheld('react');
     this.reactions.push({ target, reaction });
   }
 
   async permissionOf(login: string): Promise<Permission> {
+    this.refuseWithheld('permissionOf');
     return this.permissions.get(login) ?? 'none';
   }
 
   async branchHead(branch: string): Promise<string> {
+    this.refuseWithheld('branchHead');
     const sha = this.branches.get(branch);
     if (!sha) throw new GitHubNotFoundError(`The fake has no branch ${branch}.`);
     return sha;
   }
 
   async pullRequest(number: number): Promise<PullRequestDetails> {
+    this.refuseWithheld('pullRequest');
     const pull = this.pullNumbered(number);
     return {
       ...ref(pull),
@@ -96,20 +104,24 @@ export class FakeCodeHost implements CodeHost {
   }
 
   async reviewComments(_pullNumber: number, reviewId: number) {
+    this.refuseWithheld('reviewComments');
     const comments = this.reviews.get(reviewId);
     if (comments === undefined) throw new GitHubNotFoundError(`The fake has no review ${reviewId}.`);
     return comments.map((comment) => ({ ...comment }));
   }
 
   async addLabels(issueNumber: number, labels: string[]): Promise<void> {
+    this.refuseWithheld('addLabels');
     this.pulls.find((pull) => pull.number === issueNumber)?.labels.push(...labels);
   }
 
   async repoConfigFile(): Promise<unknown> {
+    this.refuseWithheld('repoConfigFile');
     return this.config;
   }
 
   async findPullRequest(head: string): Promise<PullRequestRef | null> {
+    this.refuseWithheld('findPullRequest');
     const pull = this.pulls.find((candidate) => candidate.head === head);
     return pull === undefined ? null : ref(pull);
   }
@@ -121,6 +133,7 @@ export class FakeCodeHost implements CodeHost {
     base: string;
     draft: boolean;
   }): Promise<PullRequestRef> {
+    this.refuseWithheld('createPullRequest');
     refuseLongBody('PullRequest', request.body);
     if (this.pulls.some((pull) => pull.head === request.head && pull.base === request.base)) {
       throw new GitHubApiError(`A pull request already exists for ${request.head}.`, { status: 422 });
@@ -143,6 +156,7 @@ export class FakeCodeHost implements CodeHost {
   }
 
   async updatePullRequest(number: number, update: { body?: string; title?: string }): Promise<void> {
+    this.refuseWithheld('updatePullRequest');
     const pull = this.pullNumbered(number);
     if (update.body !== undefined) refuseLongBody('PullRequest', update.body);
     if (update.title !== undefined) pull.title = update.title;
@@ -150,6 +164,7 @@ export class FakeCodeHost implements CodeHost {
   }
 
   async createCheckRun(request: { name: string; headSha: string } & CheckRunUpdate) {
+    this.refuseWithheld('createCheckRun');
     const id = this.nextId++;
     const run: StoredCheckRun = { id, name: request.name, headSha: request.headSha, status: 'queued' };
     applyCheckRunUpdate(run, request);
@@ -158,6 +173,7 @@ export class FakeCodeHost implements CodeHost {
   }
 
   async updateCheckRun(id: number, update: CheckRunUpdate): Promise<void> {
+    this.refuseWithheld('updateCheckRun');
     const run = this.checkRuns.find((candidate) => candidate.id === id);
     if (run === undefined) throw new GitHubNotFoundError(`The fake has no check run ${id}.`);
     this.checkRunUpdates.push({ id, update });
@@ -165,18 +181,21 @@ export class FakeCodeHost implements CodeHost {
   }
 
   async failedJobs(runId: number): Promise<WorkflowJob[]> {
+    this.refuseWithheld('failedJobs');
     const jobs = this.runs.get(runId);
     if (jobs === undefined) throw new GitHubNotFoundError(`The fake has no workflow run ${runId}.`);
     return jobs.filter((job) => job.conclusion === 'failure');
   }
 
   async jobLog(jobId: number): Promise<Readable> {
+    this.refuseWithheld('jobLog');
     const log = this.logs.get(jobId);
     if (log === undefined) throw new GitHubNotFoundError(`The fake has no log for job ${jobId}.`);
     return Readable.from([Buffer.from(log, 'utf8')]);
   }
 
   async fileContent(path: string, ref: string): Promise<string | null> {
+    this.refuseWithheld('fileContent');
     const files = this.commits.get(this.branches.get(ref) ?? ref);
     return (files ?? this.files).get(path) ?? null;
   }
@@ -185,6 +204,18 @@ export class FakeCodeHost implements CodeHost {
     return this.comments
       .filter((comment) => comment.issueNumber === issueNumber)
       .map((comment) => comment.body);
+  }
+
+  /** As GitHub answers an installation that has not accepted a permission the call needs. */
+  private refuseWithheld(method: keyof CodeHost): void {
+    const permissions = this.withheld.get(method);
+    if (permissions === undefined) return;
+    const named = permissions.replace(/=/g, ': ');
+    throw new GitHubApiError(
+      `GitHub refused ${method} (HTTP 403: Resource not accessible by integration): the App lacks the ` +
+        `"${named}" permission. Accept the new permissions in the installation settings.`,
+      { status: 403 },
+    );
   }
 
   private pullNumbered(number: number) {

@@ -155,6 +155,17 @@ export class GitHubStandin {
     };
   }
 
+  /**
+   * Refuses `operation` (`POST /repos/{owner}/{repo}/check-runs`) to the
+   * installation with a 403 naming `acceptedPermissions` (`checks=write`),
+   * as for an installation that has not accepted a new permission;
+   * undefined gives the permission back.
+   */
+  withholdPermission(operation: string, acceptedPermissions: string | undefined): void {
+    if (acceptedPermissions === undefined) this.world.state.withheld.delete(operation);
+    else this.world.state.withheld.set(operation, acceptedPermissions);
+  }
+
   setPermission(fullName: string, login: string, permission: Role): void {
     this.repository(fullName).roles.set(login, permission);
   }
