@@ -234,9 +234,9 @@ export function workspaceContract(name: string, start: () => Promise<WorkspaceSu
 
     it('fails checkout of a repository that does not exist with a typed error', async () => {
       const missing = await failure(checkout({ cloneUrl: subject.remote.missingCloneUrl }));
-      // GitHub answers a repository the token cannot see as it answers a refused token.
-      expect(missing instanceof GitError || missing instanceof GitAuthError).toBe(true);
-      expect(missing).toMatchObject({ operation: 'checkout' });
+      expect(missing).toBeInstanceOf(GitError);
+      expect(missing).toMatchObject({ operation: 'checkout', retryable: false });
+      expect((missing as Error).message).toContain('does not exist or is hidden from the App');
     });
 
     it('keeps the token out of the checkout', async () => {
