@@ -3,7 +3,8 @@ import { GitHubCodeHost } from '../../src/adapters/github/index.js';
 import { FakeCodeHost } from '../fakes/fake-code-host.js';
 import { standinOctokit } from '../fakes/github-standin/clients.js';
 import { GitHubStandin } from '../fakes/github-standin/standin.js';
-import { codeHostContract, REPOSITORY_CONFIG, REPOSITORY_FILES } from './code-host-contract.js';
+import { codeHostContract } from './code-host-contract.js';
+import { REPOSITORY_CONFIG, REPOSITORY_FILES } from './code-host-subject.js';
 
 /** The REST operation behind each CodeHost method the contract withholds a permission from. */
 const OPERATIONS = {

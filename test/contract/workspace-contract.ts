@@ -9,6 +9,7 @@ import {
 } from '../../src/errors/git-errors.js';
 import { WorkspacePathError } from '../../src/errors/sandbox-errors.js';
 import type { CheckoutRequest, Workspace, WorkspaceProvider } from '../../src/workspace/workspace.js';
+import { failure } from './failure.js';
 
 /** The repository every remote starts with: three commits on `main`; null deletes a file. */
 export const WORKSPACE_FILES: Record<string, string | null>[] = [
@@ -49,14 +50,6 @@ const exists = (path: string) =>
     () => true,
     () => false,
   );
-
-/** The error a call failed with, so a test can check its class and fields together. */
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => expect.unreachable('the call should have failed'),
-    (error: unknown) => error,
-  );
-}
 
 /**
  * What the job runner relies on from a Workspace, whatever git server and
