@@ -273,7 +273,7 @@ export function codeHostContract(name: string, start: () => Promise<CodeHostSubj
     });
 
     describe('workflow runs', () => {
-      it('lists only the failed jobs of the run asked about, with their steps', async () => {
+      it('lists only the failed jobs of the run asked about, with their steps; an unknown run is not found', async () => {
         const steps = [
           { number: 1, name: 'Set up job', conclusion: 'success' as const },
           { number: 2, name: 'Run pytest', conclusion: 'failure' as const },
@@ -290,6 +290,8 @@ export function codeHostContract(name: string, start: () => Promise<CodeHostSubj
           { id: run.jobIds[1], name: 'test', conclusion: 'failure', steps },
         ]);
         expect((await subject.host.failedJobs(other.runId)).map((job) => job.name)).toEqual(['other']);
+        const missing = await failure(subject.host.failedJobs(999_999));
+        expect(missing).toBeInstanceOf(GitHubNotFoundError);
       });
 
       it('streams a job’s log; an unknown job is not found', async () => {
