@@ -28,7 +28,10 @@ interface Comment {
  * adapter's tests, against GitHub's OpenAPI description). It answers as
  * GitHub does where a job could tell the difference, errors included:
  * test/contract/code-host.test.ts runs the same suite on it and on the
- * adapter over the GitHub stand-in.
+ * adapter over the GitHub stand-in. Two differences stay, on purpose: it
+ * keeps no issues, so a comment, reaction or label on any number is taken
+ * where GitHub answers 404; and it opens a pull request whatever its
+ * branches hold, since job tests push them to a separate git server.
  */
 export class FakeCodeHost implements CodeHost {
   readonly comments: Comment[] = [];
