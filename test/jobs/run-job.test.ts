@@ -308,6 +308,8 @@ describe('runJob', () => {
       branch,
       ownPullRequest: 31,
     };
+    // The run exists, as on GitHub; which of its jobs failed does not matter once the limit is reached.
+    host.runs.set(5, []);
     await runJob(request, new AbortController().signal, dependencies);
     expect(model.calls).toHaveLength(0);
     expect(host.commentsOn(31).join('\n')).toMatch(/limit is 1.*never loop/s);

@@ -65,7 +65,8 @@ describe('resolveTarget', () => {
       base: 'main',
       draft: true,
     });
-    own.headSha = 'b'.repeat(40);
+    // GitHub reads a pull request's head from its branch.
+    host.branches.set('selfdebug/issue-1-x', 'b'.repeat(40));
     const fork = await host.createPullRequest({
       title: 't',
       body: 'b',
@@ -73,7 +74,8 @@ describe('resolveTarget', () => {
       base: 'main',
       draft: false,
     });
-    fork.headRepository = 'stranger/repo';
+    const forkRecord = host.pulls.find((pull) => pull.number === fork.number);
+    if (forkRecord !== undefined) forkRecord.headRepository = 'stranger/repo';
     expect(
       await resolveTarget(request(mention({ issueNumber: own.number, isPullRequest: true })), host),
     ).toMatchObject({
@@ -161,7 +163,7 @@ describe('buildTask', () => {
   it('recovers the failing step of a workflow run and excerpts its log', async () => {
     const host = new FakeCodeHost();
     host.files.set('.github/workflows/ci.yml', WORKFLOW);
-    host.jobs = [
+    host.runs.set(1, [
       {
         id: 7,
         name: 'Tests (3.11)',
@@ -171,7 +173,7 @@ describe('buildTask', () => {
           { number: 2, name: 'Run pytest -q tests', conclusion: 'failure' },
         ],
       },
-    ];
+    ]);
     host.logs.set(7, `${'noise\n'.repeat(50_000)}FAILED tests/test_io.py::test_read - AssertionError\n`);
     const prepared = await buildTask(
       request(

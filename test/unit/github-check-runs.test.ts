@@ -34,7 +34,7 @@ afterEach(() => assertGitHubMocksDone());
 
 describe('GitHubCodeHost check runs', () => {
   it('creates an in-progress check run with a details link', async () => {
-    githubApi()
+    const scope = githubApi()
       .post(checkRuns, {
         name: 'selfdebug',
         head_sha: sha,
@@ -57,19 +57,21 @@ describe('GitHubCodeHost check runs', () => {
         output: { title: 'Reproducing', summary: 'Running the command' },
       }),
     ).resolves.toEqual({ id: 501, url: 'https://github.com/octo-org/flaky-scripts/runs/501' });
+    // One request, with exactly that body: nock matched it field for field.
+    expect(scope.isDone()).toBe(true);
   });
 
   it('creates a check run with 120 annotations in requests of at most 50', async () => {
     const bodies: Body[] = [];
     const keep = (body: Body) => bodies.push(body) > 0;
-    githubApi()
+    const scope = githubApi()
       .post(checkRuns, keep)
       .reply(201, { id: 502, url: 'https://api.github.com/x', html_url: 'https://github.com/runs/502' })
       .patch(`${checkRuns}/502`, keep)
       .times(2)
       .reply(200, { id: 502 });
 
-    await host().createCheckRun({
+    const created = await host().createCheckRun({
       name: 'selfdebug',
       headSha: sha,
       status: 'completed',
@@ -82,6 +84,8 @@ describe('GitHubCodeHost check runs', () => {
       },
     });
 
+    expect(created).toEqual({ id: 502, url: 'https://github.com/runs/502' });
+    expect(scope.isDone()).toBe(true);
     expect(bodies.map((body) => body.output?.annotations?.length)).toEqual([50, 50, 20]);
     expect(
       bodies.flatMap((body) => body.output?.annotations?.map((annotation) => annotation.start_line)),
@@ -109,24 +113,36 @@ describe('GitHubCodeHost check runs', () => {
 
   it('completes a check run with 120 annotations over three updates', async () => {
     const bodies: Body[] = [];
-    githubApi()
+    const scope = githubApi()
       .patch(`${checkRuns}/503`, (body: Body) => bodies.push(body) > 0)
       .times(3)
       .reply(200, { id: 503 });
 
-    await host().updateCheckRun(503, {
-      conclusion: 'success',
-      output: { title: 'Fixed', summary: 'Attempt 2 passed', annotations: annotations(120) },
-    });
+    await expect(
+      host().updateCheckRun(503, {
+        conclusion: 'success',
+        output: { title: 'Fixed', summary: 'Attempt 2 passed', annotations: annotations(120) },
+      }),
+    ).resolves.toBeUndefined();
 
+    expect(scope.isDone()).toBe(true);
     expect(bodies.map((body) => body.output?.annotations?.length)).toEqual([50, 50, 20]);
     expect(bodies[0]).toMatchObject({ conclusion: 'success', completed_at: now.toISOString() });
     expect(bodies[0]).not.toHaveProperty('status');
+    // The follow-ups only add annotations: the run is already complete.
+    expect(bodies.slice(1).map((body) => Object.keys(body))).toEqual([['output'], ['output']]);
+    expect(bodies.map((body) => body.output?.title)).toEqual(['Fixed', 'Fixed', 'Fixed']);
   });
 
   it('sends only what changed, without completed_at, while the run is in progress', async () => {
-    githubApi().patch(`${checkRuns}/504`, { status: 'in_progress' }).reply(200, { id: 504 });
+    const bodies: Body[] = [];
+    const scope = githubApi()
+      .patch(`${checkRuns}/504`, (body: Body) => bodies.push(body) > 0)
+      .reply(200, { id: 504 });
 
-    await host().updateCheckRun(504, { status: 'in_progress' });
+    await expect(host().updateCheckRun(504, { status: 'in_progress' })).resolves.toBeUndefined();
+
+    expect(scope.isDone()).toBe(true);
+    expect(bodies).toEqual([{ status: 'in_progress' }]);
   });
 });

@@ -1,6 +1,7 @@
+import type nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GitHubCodeHost } from '../../src/adapters/github/github-code-host.js';
-import { GitHubNotFoundError } from '../../src/errors/github-errors.js';
+import { GitHubApiError, GitHubNotFoundError } from '../../src/errors/github-errors.js';
 import {
   assertGitHubMocksDone,
   blockNetwork,
@@ -27,12 +28,24 @@ function nextPage(page: number) {
   return { link: `<${GITHUB_API}${repo}/issues/7/comments?per_page=100&page=${page}>; rel="next"` };
 }
 
+/** Every request `scope` intercepts, as `METHOD path` with its JSON body, in order. */
+function recorded(scope: nock.Scope): { request: string; body: unknown }[] {
+  const requests: { request: string; body: unknown }[] = [];
+  scope.on('request', (request: { method?: string; path?: string }, _interceptor: unknown, body: string) => {
+    requests.push({
+      request: `${request.method} ${request.path}`,
+      body: body ? JSON.parse(body) : undefined,
+    });
+  });
+  return requests;
+}
+
 beforeEach(() => blockNetwork());
 afterEach(() => assertGitHubMocksDone());
 
 describe('GitHubCodeHost comments', () => {
   it('creates the comment when none holds the marker', async () => {
-    githubApi()
+    const scope = githubApi()
       .get(`${repo}/issues/7/comments`)
       .query({ per_page: 100 })
       .reply(200, [comment(1, 'unrelated')])
@@ -44,11 +57,12 @@ describe('GitHubCodeHost comments', () => {
       id: 9,
       url: 'https://github.com/octo-org/flaky-scripts/issues/7#issuecomment-9',
     });
+    expect(scope.isDone()).toBe(true);
   });
 
   it('updates the comment holding the marker when it is on the second page', async () => {
     const firstPage = Array.from({ length: 100 }, (_, index) => comment(index + 1, `comment ${index}`));
-    githubApi()
+    const scope = githubApi()
       .get(`${repo}/issues/7/comments`)
       .query({ per_page: 100 })
       .reply(200, firstPage, nextPage(2))
@@ -60,22 +74,32 @@ describe('GitHubCodeHost comments', () => {
 
     const posted = await host().upsertComment(7, marker, `${marker}\ndone`);
 
-    expect(posted.id).toBe(151);
+    expect(posted).toEqual({
+      id: 151,
+      url: 'https://github.com/octo-org/flaky-scripts/issues/7#issuecomment-151',
+    });
+    // Both pages read, the one comment edited, nothing created.
+    expect(scope.isDone()).toBe(true);
   });
 
   it('does not take the same text without the marker for ours', async () => {
-    githubApi()
+    const scope = githubApi()
       .get(`${repo}/issues/7/comments`)
       .query({ per_page: 100 })
       .reply(200, [comment(3, 'selfdebug:status\nworking'), comment(4, '<!-- selfdebug:other -->')])
       .post(`${repo}/issues/7/comments`, { body: `${marker}\nworking` })
       .reply(201, comment(5, `${marker}\nworking`));
 
-    await expect(host().upsertComment(7, marker, `${marker}\nworking`)).resolves.toMatchObject({ id: 5 });
+    await expect(host().upsertComment(7, marker, `${marker}\nworking`)).resolves.toEqual({
+      id: 5,
+      url: 'https://github.com/octo-org/flaky-scripts/issues/7#issuecomment-5',
+    });
+    // A new comment was posted; neither look-alike was edited.
+    expect(scope.isDone()).toBe(true);
   });
 
   it('creates a plain comment', async () => {
-    githubApi()
+    const scope = githubApi()
       .post(`${repo}/issues/8/comments`, { body: 'attempt 1' })
       .reply(
         documentedReply(201, {
@@ -89,26 +113,41 @@ describe('GitHubCodeHost comments', () => {
       id: 77,
       url: 'https://github.com/octo-org/flaky-scripts/issues/8#issuecomment-77',
     });
+    expect(scope.isDone()).toBe(true);
   });
 
   it('reacts to an issue and to an issue comment', async () => {
-    githubApi()
-      .post(`${repo}/issues/7/reactions`, { content: 'eyes' })
+    const scope = githubApi()
+      .post(`${repo}/issues/7/reactions`)
       .reply(201, { id: 1, content: 'eyes' })
-      .post(`${repo}/issues/comments/55/reactions`, { content: 'rocket' })
+      .post(`${repo}/issues/comments/55/reactions`)
       .reply(201, { id: 2, content: 'rocket' });
+    const requests = recorded(scope);
 
-    await host().react({ issueNumber: 7 }, 'eyes');
-    await host().react({ commentId: 55 }, 'rocket');
+    await expect(host().react({ issueNumber: 7 }, 'eyes')).resolves.toBeUndefined();
+    await expect(host().react({ commentId: 55 }, 'rocket')).resolves.toBeUndefined();
+
+    expect(scope.isDone()).toBe(true);
+    expect(requests).toEqual([
+      { request: `POST ${repo}/issues/7/reactions`, body: { content: 'eyes' } },
+      { request: `POST ${repo}/issues/comments/55/reactions`, body: { content: 'rocket' } },
+    ]);
   });
 
   it('adds labels, and sends nothing for none', async () => {
-    githubApi()
-      .post(`${repo}/issues/7/labels`, { labels: ['selfdebug', 'bug'] })
+    const scope = githubApi()
+      .post(`${repo}/issues/7/labels`)
       .reply(200, [{ name: 'selfdebug' }, { name: 'bug' }]);
+    const requests = recorded(scope);
 
-    await host().addLabels(7, ['selfdebug', 'bug']);
-    await host().addLabels(7, []);
+    await expect(host().addLabels(7, ['selfdebug', 'bug'])).resolves.toBeUndefined();
+    await expect(host().addLabels(7, [])).resolves.toBeUndefined();
+
+    expect(scope.isDone()).toBe(true);
+    // One request: the empty list sent none (a second would also be unmatched, failing afterEach).
+    expect(requests).toEqual([
+      { request: `POST ${repo}/issues/7/labels`, body: { labels: ['selfdebug', 'bug'] } },
+    ]);
   });
 });
 
@@ -121,34 +160,53 @@ describe('GitHubCodeHost permissions', () => {
     ['read', 'read', 'read'],
     ['security-reviewer', 'read', 'read'],
   ] as const)('reports role %s (legacy permission %s) as %s', async (roleName, legacy, expected) => {
-    githubApi()
+    const scope = githubApi()
       .get(`${repo}/collaborators/mona/permission`)
       .reply(200, { permission: legacy, role_name: roleName, user: { login: 'mona' } });
 
     await expect(host().permissionOf('mona')).resolves.toBe(expected);
+    expect(scope.isDone()).toBe(true);
   });
 
   it('reports none for someone GitHub does not know as a collaborator', async () => {
-    githubApi().get(`${repo}/collaborators/stranger/permission`).reply(404, { message: 'Not Found' });
+    const scope = githubApi()
+      .get(`${repo}/collaborators/stranger/permission`)
+      .reply(404, { message: 'Not Found' });
 
     await expect(host().permissionOf('stranger')).resolves.toBe('none');
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it('passes on any other failure as a typed error instead of guessing a permission', async () => {
+    const scope = githubApi()
+      .get(`${repo}/collaborators/mona/permission`)
+      .reply(403, { message: 'Resource not accessible by integration' });
+
+    const refused = await host()
+      .permissionOf('mona')
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(GitHubApiError);
+    expect(refused).not.toBeInstanceOf(GitHubNotFoundError);
+    expect(refused).toMatchObject({ status: 403, retryable: false });
+    expect(scope.isDone()).toBe(true);
   });
 });
 
 describe('GitHubCodeHost branches and pull requests', () => {
   it('reads the commit a branch points at', async () => {
-    githubApi()
+    const scope = githubApi()
       .get(`${repo}/branches/main`)
       .reply(200, { name: 'main', commit: { sha: 'a'.repeat(40) } });
 
     await expect(host().branchHead('main')).resolves.toBe('a'.repeat(40));
+    expect(scope.isDone()).toBe(true);
   });
 
   it('reads the details of a pull request from a fork', async () => {
     const example = documentedExample('GET /repos/{owner}/{repo}/pulls/{pull_number}', 200) as {
       head: { repo: object };
     };
-    githubApi()
+    const scope = githubApi()
       .get(`${repo}/pulls/12`)
       .reply(
         documentedReply(200, {
@@ -177,10 +235,11 @@ describe('GitHubCodeHost branches and pull requests', () => {
       headRepository: 'mona/flaky-scripts',
       base: 'main',
     });
+    expect(scope.isDone()).toBe(true);
   });
 
   it('says so when the fork behind a pull request was deleted', async () => {
-    githubApi()
+    const scope = githubApi()
       .get(`${repo}/pulls/13`)
       .reply(200, {
         number: 13,
@@ -190,11 +249,16 @@ describe('GitHubCodeHost branches and pull requests', () => {
         base: { ref: 'main' },
       });
 
-    await expect(host().pullRequest(13)).rejects.toThrow(GitHubNotFoundError);
+    const gone = await host()
+      .pullRequest(13)
+      .catch((error: unknown) => error);
+    expect(gone).toBeInstanceOf(GitHubNotFoundError);
+    expect((gone as Error).message).toContain('its fork was deleted');
+    expect(scope.isDone()).toBe(true);
   });
 
   it('reads the inline comments of a review, with the original line for outdated ones', async () => {
-    githubApi()
+    const scope = githubApi()
       .get(`${repo}/pulls/12/reviews/80/comments`)
       .query({ per_page: 100 })
       .reply(200, [{ path: 'run.sh', line: 4, original_line: 3, body: 'quote this' }], {
@@ -212,10 +276,11 @@ describe('GitHubCodeHost branches and pull requests', () => {
       { path: 'lib/util.py', line: 17, body: 'outdated' },
       { path: 'README.md', line: null, body: 'file-level' },
     ]);
+    expect(scope.isDone()).toBe(true);
   });
 
   it('finds the open pull request from a branch, or none', async () => {
-    githubApi()
+    const scope = githubApi()
       .get(`${repo}/pulls`)
       .query({ state: 'open', head: 'octo-org:selfdebug/fix-7' })
       .reply(200, [
@@ -237,20 +302,22 @@ describe('GitHubCodeHost branches and pull requests', () => {
       draft: true,
     });
     await expect(host().findPullRequest('selfdebug/fix-8')).resolves.toBeNull();
+    expect(scope.isDone()).toBe(true);
   });
 
   it('opens a draft pull request and updates it', async () => {
     const request = { title: 'Fix run.sh', body: 'Why', head: 'selfdebug/fix-7', base: 'main', draft: true };
-    githubApi()
-      .post(`${repo}/pulls`, request)
+    const scope = githubApi()
+      .post(`${repo}/pulls`)
       .reply(201, {
         number: 22,
         html_url: 'https://github.com/octo-org/flaky-scripts/pull/22',
         draft: true,
         head: { ref: 'selfdebug/fix-7' },
       })
-      .patch(`${repo}/pulls/22`, { body: 'Reflected fix' })
+      .patch(`${repo}/pulls/22`)
       .reply(200, { number: 22 });
+    const requests = recorded(scope);
 
     await expect(host().createPullRequest(request)).resolves.toEqual({
       number: 22,
@@ -258,13 +325,20 @@ describe('GitHubCodeHost branches and pull requests', () => {
       head: 'selfdebug/fix-7',
       draft: true,
     });
-    await host().updatePullRequest(22, { body: 'Reflected fix' });
+    await expect(host().updatePullRequest(22, { body: 'Reflected fix' })).resolves.toBeUndefined();
+
+    expect(scope.isDone()).toBe(true);
+    // The update names only what changed, so the title stays as it was.
+    expect(requests).toEqual([
+      { request: `POST ${repo}/pulls`, body: request },
+      { request: `PATCH ${repo}/pulls/22`, body: { body: 'Reflected fix' } },
+    ]);
   });
 });
 
 describe('GitHubCodeHost file content', () => {
   it('decodes a file at a ref, and answers null for a missing one or a directory', async () => {
-    githubApi()
+    const scope = githubApi()
       .get(`${repo}/contents/scripts%2Frun.sh`)
       .query({ ref: 'abc123' })
       .reply(200, {
@@ -282,11 +356,12 @@ describe('GitHubCodeHost file content', () => {
     await expect(host().fileContent('scripts/run.sh', 'abc123')).resolves.toBe('echo héllo\n');
     await expect(host().fileContent('missing.sh', 'abc123')).resolves.toBeNull();
     await expect(host().fileContent('scripts', 'abc123')).resolves.toBeNull();
+    expect(scope.isDone()).toBe(true);
   });
 
   it('reads a file over 1 MB through the raw media type', async () => {
-    const large = 'x'.repeat(1_100_000);
-    githubApi()
+    const large = `${'x'.repeat(1_099_999)}é`;
+    const scope = githubApi()
       .get(`${repo}/contents/big.log`)
       .query({ ref: 'main' })
       .reply(200, { type: 'file', encoding: 'none', content: '' })
@@ -295,6 +370,8 @@ describe('GitHubCodeHost file content', () => {
       .matchHeader('accept', 'application/vnd.github.v3.raw')
       .reply(200, large, { 'content-type': 'application/vnd.github.raw; charset=utf-8' });
 
-    await expect(host().fileContent('big.log', 'main')).resolves.toHaveLength(1_100_000);
+    await expect(host().fileContent('big.log', 'main')).resolves.toBe(large);
+    // The JSON answer first, then the raw one: no other way to learn the file is over 1 MB.
+    expect(scope.isDone()).toBe(true);
   });
 });

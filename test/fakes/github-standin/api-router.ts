@@ -77,6 +77,11 @@ export class ApiRouter {
       );
     }
 
+    const withheld = this.world.state.withheld.get(key);
+    if (withheld !== undefined && identity.caller.kind === 'installation') {
+      return send(response, forbidden(withheld));
+    }
+
     let body: unknown;
     try {
       body = rawBody === '' ? undefined : JSON.parse(rawBody);
@@ -168,4 +173,17 @@ function send(response: ServerResponse, reply: Reply): void {
   }
   response.writeHead(reply.status, { ...headers, 'content-type': 'application/json; charset=utf-8' });
   response.end(JSON.stringify(reply.body));
+}
+
+/** GitHub's answer to an installation token without the permission an operation needs. */
+function forbidden(acceptedPermissions: string): Reply {
+  return json(
+    403,
+    {
+      message: 'Resource not accessible by integration',
+      documentation_url: 'https://docs.github.com/rest',
+      status: '403',
+    },
+    { 'x-accepted-github-permissions': acceptedPermissions },
+  );
 }

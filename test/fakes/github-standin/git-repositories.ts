@@ -57,6 +57,11 @@ export class GitRepositories {
     return this.server.branchSha(fullName, branch);
   }
 
+  /** Points `branch` at `sha`, as a push of that commit would. */
+  async createBranch(fullName: string, branch: string, sha: string): Promise<void> {
+    await this.git(fullName, 'branch', '--force', '--', branch, sha);
+  }
+
   /** The repository's branch names, sorted. */
   async branches(fullName: string): Promise<string[]> {
     const output = await this.git(fullName, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/');

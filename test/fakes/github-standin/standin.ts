@@ -42,6 +42,8 @@ export interface StandinRepository {
   cloneUrl: string;
   defaultBranch: string;
   id: number;
+  /** The shas of the commits it was created with, oldest first; the default branch is at the last. */
+  commits: string[];
 }
 
 export interface StandinWorkflowRun {
@@ -141,7 +143,7 @@ export class GitHubStandin {
     if (commits.length === 0) throw new Error('A stand-in repository needs at least one commit.');
     const defaultBranch = options.defaultBranch ?? 'main';
     const repository = this.world.state.addRepository(owner, name, defaultBranch);
-    await this.world.git.create(repository.fullName, commits, defaultBranch);
+    const shas = await this.world.git.create(repository.fullName, commits, defaultBranch);
     return {
       owner,
       name,
@@ -149,7 +151,19 @@ export class GitHubStandin {
       cloneUrl: cloneUrlOf(this.world.state.site, repository.fullName),
       defaultBranch,
       id: repository.id,
+      commits: shas,
     };
+  }
+
+  /**
+   * Refuses `operation` (`POST /repos/{owner}/{repo}/check-runs`) to the
+   * installation with a 403 naming `acceptedPermissions` (`checks=write`),
+   * as for an installation that has not accepted a new permission;
+   * undefined gives the permission back.
+   */
+  withholdPermission(operation: string, acceptedPermissions: string | undefined): void {
+    if (acceptedPermissions === undefined) this.world.state.withheld.delete(operation);
+    else this.world.state.withheld.set(operation, acceptedPermissions);
   }
 
   setPermission(fullName: string, login: string, permission: Role): void {
@@ -304,6 +318,11 @@ export class GitHubStandin {
 
   branchSha(fullName: string, branch: string): Promise<string | null> {
     return this.world.git.branchSha(this.repository(fullName).fullName, branch);
+  }
+
+  /** Creates (or moves) `branch` at `sha` without a client pushing it. */
+  createBranch(fullName: string, branch: string, sha: string): Promise<void> {
+    return this.world.git.createBranch(this.repository(fullName).fullName, branch, sha);
   }
 
   /** The repository's branch names, sorted. */

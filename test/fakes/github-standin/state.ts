@@ -151,6 +151,12 @@ export class StandinState {
   readonly issuedTokens: string[] = [];
   /** Every request's path and query, and every API request's body, as received; for leak checks. */
   readonly received: string[] = [];
+  /**
+   * Operations (`POST /repos/{owner}/{repo}/check-runs`) an installation token
+   * is refused, with the permissions GitHub would name as missing
+   * (`checks=write`): an installation whose owner has not accepted them.
+   */
+  readonly withheld = new Map<string, string>();
   private readonly userIds = new Map<string, number>();
   // Ids come from one counter, so no two objects of any kind share one.
   private lastId = 1000;
