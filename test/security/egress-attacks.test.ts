@@ -128,6 +128,10 @@ describe('the setup proxy, attacked through its socket', () => {
               'evil.test%2eregistry.test:443',
             ]);
             expect(bodies.join('\n')).toMatch(/is not on the allowlist/);
+            // The refusal says what to change: the repository's allowlist.
+            expect(
+              bodies.every((body) => /Add it \(host or host:port\) to sandbox\.allowed_hosts/.test(body)),
+            ).toBe(true);
           },
         );
         // A name that is refused is never resolved: no lookup carries it to a resolver.
@@ -165,6 +169,9 @@ describe('the setup proxy, attacked through its socket', () => {
             const targets = Object.keys(answers).map((name) => `${name}:${witness.port}`);
             const bodies = await expectRefused(socketPath, targets);
             expect(bodies.every((body) => /private or local address/.test(body))).toBe(true);
+            // Not the repository's allowlist, which cannot open these: only the operator's trust can.
+            expect(bodies.every((body) => /SELFDEBUG_EGRESS_TRUSTED_HOSTS/.test(body))).toBe(true);
+            expect(bodies.some((body) => /Add it .* to sandbox\.allowed_hosts/.test(body))).toBe(false);
           },
         );
         expectUntouched(witness);

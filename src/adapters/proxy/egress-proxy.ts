@@ -60,6 +60,20 @@ type LookupCallback = (
  * per job, on a socket that goes when the proxy is closed: there are no
  * credentials to steal, and nothing left to use after the job.
  */
+/**
+ * What to do about a refusal, by its cause: the repository's allowlist opens names and ports, but a
+ * name that leads to a private, local or App-host address is opened only by the operator.
+ */
+const ALLOWLIST_ADVICE =
+  'Add it (host or host:port) to sandbox.allowed_hosts in .github/selfdebug.yml if setup needs it.';
+const HOST_HEADER_ADVICE =
+  'Send the request to the host its Host header names; a proxy request may not name another.';
+const UNRESOLVED_ADVICE =
+  "Check the name: the App's host could not resolve it, so setup cannot reach it either.";
+const LOCAL_ADVICE =
+  'sandbox.allowed_hosts cannot open private or local addresses; only the operator can, by listing the host in ' +
+  'SELFDEBUG_EGRESS_TRUSTED_HOSTS (and in SELFDEBUG_EGRESS_HOSTS).';
+
 export class EgressProxy {
   private readonly log: EgressRecord[] = [];
   private readonly byConnection = new Map<number, EgressRecord>();
@@ -123,22 +137,19 @@ export class EgressProxy {
     };
     this.log.push(record);
     this.byConnection.set(request.connectionId, record);
-    const refuse = (reason: string): never => {
+    const refuse = (reason: string, advice: string): never => {
       record.reason = reason;
       options.logger?.info({ target: `${record.host}:${record.port}`, reason }, 'egress refused');
-      throw new RequestError(
-        `selfdebug refused ${record.host}:${record.port}: ${reason}. Add it to sandbox.allowed_hosts in .github/selfdebug.yml if it is needed.`,
-        403,
-      );
+      throw new RequestError(`selfdebug refused ${record.host}:${record.port}: ${reason}. ${advice}`, 403);
     };
     const verdict = checkTarget(options.policy, record.host, record.port);
-    if (!verdict.allowed) refuse(verdict.reason);
+    if (!verdict.allowed) refuse(verdict.reason, ALLOWLIST_ADVICE);
     if (request.isHttp) {
       const named = hostHeaderMismatch(request.request.headers.host, record.host, record.port);
-      if (named) refuse(named);
+      if (named) refuse(named, HOST_HEADER_ADVICE);
     }
     const addresses = await resolve(record.host, options.lookup).catch(() => null);
-    if (addresses === null) return refuse(`${record.host} could not be resolved`);
+    if (addresses === null) return refuse(`${record.host} could not be resolved`, UNRESOLVED_ADVICE);
     // Every address the name has must be acceptable, or a client could be steered to the bad one.
     const own = (options.hostAddresses ?? hostAddresses)();
     const local = addresses
@@ -146,7 +157,7 @@ export class EgressProxy {
       .find(Boolean);
     // Trust covers what the operator's own list opens, never a port a repository added to a trusted host.
     if (local && !(verdict.allowed && verdict.by === 'operator' && isTrusted(options.policy, record.host)))
-      refuse(local);
+      refuse(local, LOCAL_ADVICE);
     record.allowed = true;
     (options.logger ?? silentLogger).debug(
       { target: `${record.host}:${record.port}`, addresses },
