@@ -193,6 +193,9 @@ const MAX_PATH = 200;
  * (`./main.go:12:5: undefined: foo`, `app.py:3:1: E302 …`). Reads the first word only.
  */
 function opensWithPlace(text: string, start: number, end: number): boolean {
+  // Most lines open with a blank, a bracket or a symbol: no path, and no search for a colon.
+  const opening = text.charCodeAt(start);
+  if (PATH_CHARACTERS[opening] !== 1 && opening !== 46 /* . */) return false;
   // A native search for the colon first: most lines have none near their start, or no digit after it.
   const colon = text.indexOf(':', start);
   if (colon === -1 || colon >= end || colon - start > MAX_PATH || colon === start) return false;
