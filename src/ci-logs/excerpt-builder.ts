@@ -2,17 +2,12 @@ import { CandidateStore } from './candidate-store.js';
 import { type CiMarker, type CiSystem, ciMarker, type StepPhase, shellOf } from './ci-format.js';
 import { FailureListing } from './failure-listing.js';
 import { BARE_VERDICT, classify, isListingHeader, type LineClass } from './line-kinds.js';
-import { LineRing, type RingSnapshot, snapshotLines } from './line-ring.js';
+import { LineRing } from './line-ring.js';
 import { codeFrameWeight, frameOrigin, shapeOf } from './line-shape.js';
 import { showLine, stripLine } from './line-text.js';
 import type { LineHandler } from './log-lines.js';
-import {
-  failingStepOf,
-  type LogExcerpt,
-  type StepEnd,
-  type StepRecord,
-  selectLines,
-} from './select-lines.js';
+import { type LogExcerpt, type StepRecord, selectLines } from './select-lines.js';
+import { StepEnds } from './step-ends.js';
 
 /**
  * Reads a log line by line (see LineSplitter) and keeps what may explain the
@@ -21,15 +16,9 @@ import {
  * log: the store prunes itself, and only the first and last lines are kept whole.
  */
 const RING_SIZE = 8;
-/** The end of the failing step is kept in a ring of the budget's size, at most this. */
-const MAX_TAIL_SIZE = 2000;
 /** Lines before and after a line of evidence kept as its context, should the budget allow. */
 const CONTEXT_BEFORE = 6;
 const CONTEXT_AFTER = 8;
-/** How many failed steps keep the end of their output for the excerpt. */
-const MAX_STEP_ENDS = 4;
-/** Systems whose job verdict comes after the runner's cleanup (see ci-format.ts). */
-const LATE_VERDICTS = new Set<CiSystem>(['gitlab', 'travis', 'jenkins', 'generic']);
 /** GitLab's runner paints the commands it echoes green; tools echoing `$ cmd` (yarn) do not. */
 const GITLAB_ECHO = '\x1b[32;1m$ ';
 const HEADER_LIMIT = 200;
@@ -50,22 +39,13 @@ export class ExcerptBuilder implements LineHandler {
   private readonly listing = new FailureListing();
   private readonly steps: StepRecord[] = [newStep(null, 0, 'run')];
   private readonly ring = new LineRing(RING_SIZE);
-  private readonly tail: LineRing;
-  /** The last lines of steps that ended, by reference: failed ones, and the last run step. */
-  private readonly stepEnds = new Map<number, RingSnapshot>();
+  private readonly ends: StepEnds;
   private system: CiSystem = 'generic';
   /** The phase of the GitLab section or Travis fold open, which commands echoed inside it share. */
   private sectionPhase: StepPhase | null = null;
   /** CircleCI: the line after the step's shebang is its command, and its title. */
   private titleNext = false;
   private contextUntil = 0;
-  /**
-   * Context lines by step, raw: the open step's, and those of the steps whose ends are kept.
-   * They point into the chunks they came from, at most the budget's size per step, and runs of
-   * neighbouring lines share a chunk.
-   */
-  private readonly contexts = new Map<number, Map<number, string>>();
-  private readonly maxContextLines: number;
   /** Travis opens a `travis_time:` span right before each command it runs and echoes. */
   private afterTimeStart = false;
   private head: { raw: string; number: number }[] | null = [];
@@ -83,8 +63,7 @@ export class ExcerptBuilder implements LineHandler {
     private readonly maxCharacters: number,
   ) {
     this.store = new CandidateStore(Math.max(4 * maxLines, 600));
-    this.tail = new LineRing(Math.min(MAX_TAIL_SIZE, maxLines));
-    this.maxContextLines = Math.min(MAX_TAIL_SIZE, maxLines);
+    this.ends = new StepEnds(maxLines);
   }
 
   line(text: string, start: number, end: number, number: number, flagged: boolean): void {
@@ -94,11 +73,11 @@ export class ExcerptBuilder implements LineHandler {
     }
     if (flagged || number <= this.followUntil || this.readingScript || this.listing.open || this.titleNext) {
       this.inspect(text.slice(start, end), number, flagged);
-    } else if (number <= this.contextUntil && this.wantsContext()) {
-      this.addContextLine(text.slice(start, end), number);
+    } else if (number <= this.contextUntil && this.ends.wantsContext(this.steps)) {
+      this.ends.addContextLine(this.steps, text.slice(start, end), number);
     }
     this.ring.push(text, start, end, number);
-    this.tail.push(text, start, end, number);
+    this.ends.push(text, start, end, number);
   }
 
   finish(totalLines: number): LogExcerpt {
@@ -107,8 +86,8 @@ export class ExcerptBuilder implements LineHandler {
       store: this.store,
       steps: this.steps,
       whole,
-      stepEnds: whole ? [] : this.failedStepEnds(),
-      contexts: whole ? new Map() : this.shownContexts(),
+      stepEnds: whole ? [] : this.ends.failedStepEnds(this.steps, this.system),
+      contexts: whole ? new Map() : this.ends.shownContexts(this.system),
       system: this.system,
       totalLines,
       maxLines: this.maxLines,
@@ -116,101 +95,14 @@ export class ExcerptBuilder implements LineHandler {
     });
   }
 
-  /**
-   * The last lines of the step that failed, then of up to three other steps that failed, each
-   * oldest first, without blank lines and the runner's markers: what a `tail` of each step shows.
-   * With no failing step, the end of the log before the runner's epilogue.
-   */
-  private failedStepEnds(): StepEnd[] {
-    let failing = failingStepOf(this.steps);
-    if (failing === null) {
-      failing = this.steps.length - 1;
-      while (failing > 0 && this.steps[failing]!.phase === 'post') failing--;
-    }
-    const indexes = [failing];
-    for (let index = this.steps.length - 1; index >= 0 && indexes.length < MAX_STEP_ENDS; index--) {
-      const step = this.steps[index]!;
-      if (index !== failing && step.failed && step.phase === 'run') indexes.push(index);
-    }
-    return indexes.map((index) => ({ step: index, lines: this.stepEnd(index) }));
-  }
-
-  private stepEnd(index: number): { number: number; text: string }[] {
-    const last = this.steps.length - 1;
-    const snapshot =
-      this.stepEnds.get(index) ??
-      (index === last ? this.tail.snapshot(this.steps[index]!.number) : this.endBefore(index));
-    const lines: { number: number; text: string }[] = [];
-    for (const { raw, number } of snapshotLines(snapshot)) {
-      const text = stripLine(raw);
-      if (text.trim().length === 0) continue;
-      const marker = ciMarker(text, this.system)?.marker.kind;
-      if (marker === 'step' || marker === 'group' || marker === 'endgroup' || marker === 'quiet') continue;
-      lines.push({ number, text: showLine(text) });
-    }
-    return lines;
-  }
-
-  /** A step that ended without a snapshot of its own: the ring's lines up to the next step. */
-  private endBefore(index: number): RingSnapshot {
-    const next = this.steps[index + 1]?.number ?? Number.POSITIVE_INFINITY;
-    const snapshot = this.tail.snapshot(this.steps[index]!.number);
-    const keep = snapshot.numbers.filter((number) => number < next).length;
-    return {
-      texts: snapshot.texts.slice(0, keep),
-      starts: snapshot.starts.slice(0, keep),
-      ends: snapshot.ends.slice(0, keep),
-      numbers: snapshot.numbers.slice(0, keep),
-    };
-  }
-
-  /**
-   * A line near evidence, worth showing only if the budget has room once the evidence is in.
-   * Kept apart from the candidates, by step: only the context of steps that failed (or may yet be
-   * blamed) is ever shown, so a passing step's is dropped when it ends.
-   */
-  private addContextLine(raw: string, number: number): void {
-    if (!this.wantsContext()) return;
-    const step = this.steps.length - 1;
-    let lines = this.contexts.get(step);
-    if (lines === undefined) {
-      lines = new Map();
-      this.contexts.set(step, lines);
-    }
-    // Raw, by reference into its chunk: cleaned only if the excerpt needs it (see shownContexts).
-    lines.set(number, raw);
-  }
-
-  /** The context lines kept, cleaned for showing, without blank lines and the systems' markers. */
-  private shownContexts(): Map<number, Map<number, string>> {
-    const shown = new Map<number, Map<number, string>>();
-    for (const [step, lines] of this.contexts) {
-      const texts = new Map<number, string>();
-      for (const [number, raw] of lines) {
-        const text = stripLine(raw);
-        if (text.trim().length === 0 || ciMarker(text, this.system) !== null) continue;
-        texts.set(number, showLine(text));
-      }
-      shown.set(step, texts);
-    }
-    return shown;
-  }
-
-  /** Whether the open step may still need context: a run step (or one that failed) with room left. */
-  private wantsContext(): boolean {
-    const current = this.current;
-    if (current.phase !== 'run' && !current.failed) return false;
-    return (this.contexts.get(this.steps.length - 1)?.size ?? 0) < this.maxContextLines;
-  }
-
   /** Context before a line of evidence from the ring, and after it as the lines come. */
   private surround(number: number): void {
-    if (!this.wantsContext()) return;
+    if (!this.ends.wantsContext(this.steps)) return;
     // Context stays inside the step: the lines around it belong to other commands.
     const first = this.current.number;
     for (let back = 1; back <= CONTEXT_BEFORE && number - back > first; back++) {
       const raw = this.ring.find(number - back);
-      if (raw !== null) this.addContextLine(raw, number - back);
+      if (raw !== null) this.ends.addContextLine(this.steps, raw, number - back);
     }
     this.contextUntil = Math.max(this.contextUntil, number + CONTEXT_AFTER);
   }
@@ -285,7 +177,7 @@ export class ExcerptBuilder implements LineHandler {
       this.attachedUntil = number + ATTACHED_LINES;
     }
     if (weight < MIN_STORED_WEIGHT || !this.store.admits(weight)) {
-      if (number <= this.contextUntil) this.addContextLine(raw, number);
+      if (number <= this.contextUntil) this.ends.addContextLine(this.steps, raw, number);
       return;
     }
     const attached = number <= this.attachedUntil || this.listing.open;
@@ -484,33 +376,10 @@ export class ExcerptBuilder implements LineHandler {
     }
     const index = this.steps.length - 1;
     this.store.closeStep(index, closing.failed);
-    this.keepStepEnd(index, closing);
-    this.dropContexts();
+    this.ends.stepEnded(this.steps, index, this.system);
     // Only the failing step's script is ever shown; a job's verdict may yet blame the last run step.
     if (!closing.failed && closing.phase !== 'run') closing.script = [];
     this.steps.push(newStep(title, number, phase, header));
-  }
-
-  /**
-   * The end of a step that ended, by reference: a failed step's, for the excerpt to fill its
-   * budget with, and the last run step's, which a job's verdict after the cleanup may yet blame.
-   */
-  private keepStepEnd(index: number, closing: StepRecord): void {
-    // A passing run step's end is kept only where a job's verdict may blame it after the cleanup.
-    if (!closing.failed && (closing.phase !== 'run' || !LATE_VERDICTS.has(this.system))) return;
-    for (const [kept] of this.stepEnds) {
-      if (!this.steps[kept]!.failed) {
-        this.stepEnds.delete(kept);
-        this.steps[kept]!.script = [];
-      }
-    }
-    if (this.stepEnds.size >= MAX_STEP_ENDS) this.stepEnds.delete(this.stepEnds.keys().next().value!);
-    this.stepEnds.set(index, this.tail.snapshot(closing.number));
-  }
-
-  /** Context is kept only for the steps whose ends are. */
-  private dropContexts(): void {
-    for (const step of this.contexts.keys()) if (!this.stepEnds.has(step)) this.contexts.delete(step);
   }
 
   /** In a step header, until its script ends: later header lines (env) matter only if flagged. */

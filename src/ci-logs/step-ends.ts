@@ -1,0 +1,146 @@
+import { type CiSystem, ciMarker } from './ci-format.js';
+import { LineRing, type RingSnapshot, snapshotLines } from './line-ring.js';
+import { showLine, stripLine } from './line-text.js';
+import { failingStepOf, type StepEnd, type StepRecord } from './select-lines.js';
+
+/** The end of the failing step is kept in a ring of the budget's size, at most this. */
+const MAX_TAIL_SIZE = 2000;
+/** How many failed steps keep the end of their output for the excerpt. */
+const MAX_STEP_ENDS = 4;
+/** Systems whose job verdict comes after the runner's cleanup (see ci-format.ts). */
+const LATE_VERDICTS = new Set<CiSystem>(['gitlab', 'travis', 'jenkins', 'generic']);
+
+/**
+ * What fills the excerpt's budget once the evidence is in: the last lines of
+ * the steps that failed (what a `tail` of each shows) and the context lines
+ * around evidence, by step. Both are held by reference into the chunks they
+ * came from and cleaned only at the end; only the steps that failed, or may
+ * yet be blamed by a job's late verdict, keep theirs.
+ */
+export class StepEnds {
+  private readonly tail: LineRing;
+  /** The last lines of steps that ended, by reference: failed ones, and the last run step. */
+  private readonly ends = new Map<number, RingSnapshot>();
+  /**
+   * Context lines by step, raw: the open step's, and those of the steps whose ends are kept.
+   * They point into the chunks they came from, at most the budget's size per step, and runs of
+   * neighbouring lines share a chunk.
+   */
+  private readonly contexts = new Map<number, Map<number, string>>();
+  private readonly maxContextLines: number;
+
+  constructor(maxLines: number) {
+    this.tail = new LineRing(Math.min(MAX_TAIL_SIZE, maxLines));
+    this.maxContextLines = Math.min(MAX_TAIL_SIZE, maxLines);
+  }
+
+  push(text: string, start: number, end: number, number: number): void {
+    this.tail.push(text, start, end, number);
+  }
+
+  /** Whether the open step may still need context: a run step (or one that failed) with room left. */
+  wantsContext(steps: StepRecord[]): boolean {
+    const current = steps[steps.length - 1]!;
+    if (current.phase !== 'run' && !current.failed) return false;
+    return (this.contexts.get(steps.length - 1)?.size ?? 0) < this.maxContextLines;
+  }
+
+  /**
+   * A line near evidence, worth showing only if the budget has room once the evidence is in.
+   * Kept apart from the candidates, by step: only the context of steps that failed (or may yet be
+   * blamed) is ever shown, so a passing step's is dropped when it ends.
+   */
+  addContextLine(steps: StepRecord[], raw: string, number: number): void {
+    if (!this.wantsContext(steps)) return;
+    const step = steps.length - 1;
+    let lines = this.contexts.get(step);
+    if (lines === undefined) {
+      lines = new Map();
+      this.contexts.set(step, lines);
+    }
+    // Raw, by reference into its chunk: cleaned only if the excerpt needs it (see shownContexts).
+    lines.set(number, raw);
+  }
+
+  /**
+   * A step ended: keep its end by reference if it failed, or if it is the last run step where a
+   * job's verdict after the cleanup may yet blame it; context is kept only for the steps whose ends are.
+   */
+  stepEnded(steps: StepRecord[], index: number, system: CiSystem): void {
+    const closing = steps[index]!;
+    if (closing.failed || (closing.phase === 'run' && LATE_VERDICTS.has(system))) {
+      for (const [kept] of this.ends) {
+        if (!steps[kept]!.failed) {
+          this.ends.delete(kept);
+          steps[kept]!.script = [];
+        }
+      }
+      if (this.ends.size >= MAX_STEP_ENDS) this.ends.delete(this.ends.keys().next().value!);
+      this.ends.set(index, this.tail.snapshot(closing.number));
+    }
+    for (const step of this.contexts.keys()) if (!this.ends.has(step)) this.contexts.delete(step);
+  }
+
+  /**
+   * The last lines of the step that failed, then of up to three other steps that failed, each
+   * oldest first, without blank lines and the runner's markers: what a `tail` of each step shows.
+   * With no failing step, the end of the log before the runner's epilogue.
+   */
+  failedStepEnds(steps: StepRecord[], system: CiSystem): StepEnd[] {
+    let failing = failingStepOf(steps);
+    if (failing === null) {
+      failing = steps.length - 1;
+      while (failing > 0 && steps[failing]!.phase === 'post') failing--;
+    }
+    const indexes = [failing];
+    for (let index = steps.length - 1; index >= 0 && indexes.length < MAX_STEP_ENDS; index--) {
+      const step = steps[index]!;
+      if (index !== failing && step.failed && step.phase === 'run') indexes.push(index);
+    }
+    return indexes.map((index) => ({ step: index, lines: this.stepEnd(steps, index, system) }));
+  }
+
+  /** The context lines kept, cleaned for showing, without blank lines and the systems' markers. */
+  shownContexts(system: CiSystem): Map<number, Map<number, string>> {
+    const shown = new Map<number, Map<number, string>>();
+    for (const [step, lines] of this.contexts) {
+      const texts = new Map<number, string>();
+      for (const [number, raw] of lines) {
+        const text = stripLine(raw);
+        if (text.trim().length === 0 || ciMarker(text, system) !== null) continue;
+        texts.set(number, showLine(text));
+      }
+      shown.set(step, texts);
+    }
+    return shown;
+  }
+
+  private stepEnd(steps: StepRecord[], index: number, system: CiSystem): StepEnd['lines'] {
+    const last = steps.length - 1;
+    const snapshot =
+      this.ends.get(index) ??
+      (index === last ? this.tail.snapshot(steps[index]!.number) : this.endBefore(steps, index));
+    const lines: StepEnd['lines'] = [];
+    for (const { raw, number } of snapshotLines(snapshot)) {
+      const text = stripLine(raw);
+      if (text.trim().length === 0) continue;
+      const marker = ciMarker(text, system)?.marker.kind;
+      if (marker === 'step' || marker === 'group' || marker === 'endgroup' || marker === 'quiet') continue;
+      lines.push({ number, text: showLine(text) });
+    }
+    return lines;
+  }
+
+  /** A step that ended without a snapshot of its own: the ring's lines up to the next step. */
+  private endBefore(steps: StepRecord[], index: number): RingSnapshot {
+    const next = steps[index + 1]?.number ?? Number.POSITIVE_INFINITY;
+    const snapshot = this.tail.snapshot(steps[index]!.number);
+    const keep = snapshot.numbers.filter((number) => number < next).length;
+    return {
+      texts: snapshot.texts.slice(0, keep),
+      starts: snapshot.starts.slice(0, keep),
+      ends: snapshot.ends.slice(0, keep),
+      numbers: snapshot.numbers.slice(0, keep),
+    };
+  }
+}
