@@ -7,11 +7,11 @@ import { logStartupChecks } from './cli/startup-checks.js';
 import { loadAppConfig } from './config/app-config.js';
 import { runJobHandler } from './jobs/job-handler.js';
 import { openJobStore, runsJobsInProcess } from './jobs/open-store.js';
-import { loadQueueConfig } from './jobs/queue-config.js';
 import { newJobId } from './jobs/run-job.js';
 import { runnerDependencies } from './jobs/runner-dependencies.js';
 import { onShutdown } from './jobs/shutdown.js';
 import { Worker } from './jobs/worker.js';
+import { loadQueueConfig } from './queue/queue-config.js';
 
 /**
  * The Probot app (package "main"): reads and validates its settings once,

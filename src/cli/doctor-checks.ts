@@ -3,7 +3,7 @@ import { loadSandboxConfig } from '../config/load-config.js';
 import type { Environment } from '../config/read-environment.js';
 import { ModelAuthError } from '../errors/model-errors.js';
 import { EngineUnreachableError, ImageNotFoundError, RuntimeMissingError } from '../errors/sandbox-errors.js';
-import { loadQueueConfig } from '../jobs/queue-config.js';
+import { loadQueueConfig } from '../queue/queue-config.js';
 import { checkGitHubApp } from './doctor-github-check.js';
 import { type CheckResult, fail, messageOf, ok, skip } from './doctor-result.js';
 

@@ -1,10 +1,10 @@
 import type { AppConfig } from '../config/app-config.js';
 import type { Environment } from '../config/read-environment.js';
 import { SelfdebugError } from '../errors/selfdebug-error.js';
-import type { JobStore } from '../jobs/job-store.js';
-import type { QueueConfig } from '../jobs/queue-config.js';
 import { onShutdown } from '../jobs/shutdown.js';
 import { type JobHandler, Worker } from '../jobs/worker.js';
+import type { JobStore } from '../queue/job-store.js';
+import type { QueueConfig } from '../queue/queue-config.js';
 import type { Logger } from '../util/logger.js';
 import type { OutputStream } from './main.js';
 
@@ -43,7 +43,7 @@ export async function runWorkerCommand(argv: readonly string[], io: WorkerIO): P
   }
   // Loaded here so `help` and `--version` never load Probot, BullMQ or SQLite.
   const { loadAppConfig } = await import('../config/app-config.js');
-  const { loadQueueConfig } = await import('../jobs/queue-config.js');
+  const { loadQueueConfig } = await import('../queue/queue-config.js');
   let appConfig: AppConfig;
   let queueConfig: QueueConfig;
   try {

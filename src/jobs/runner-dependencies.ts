@@ -6,7 +6,7 @@ import { createSandboxProvider } from '../adapters/sandbox-provider.js';
 import type { AppConfig } from '../config/app-config.js';
 import { loadSandboxConfig } from '../config/load-config.js';
 import { loadModelConfig } from '../config/model-config.js';
-import type { JobRequest } from './job-request.js';
+import type { JobRequest } from '../queue/job-request.js';
 import type { JobRunnerDependencies } from './run-job.js';
 
 /**

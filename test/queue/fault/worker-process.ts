@@ -10,18 +10,18 @@
  * it kills, instead of hoping a random moment lands inside one.
  */
 import { createInterface } from 'node:readline';
+import { BullmqJobStore } from '../../../src/adapters/bullmq/bullmq-store.js';
 import { GitWorkspaceProvider } from '../../../src/adapters/git/git-workspace-provider.js';
 import { createSandboxProvider } from '../../../src/adapters/sandbox-provider.js';
+import { SqliteJobStore } from '../../../src/adapters/sqlite/sqlite-store.js';
 import { runWorker } from '../../../src/cli/worker-command.js';
 import { loadAppConfig } from '../../../src/config/app-config.js';
 import { parseSandboxConfig } from '../../../src/config/load-config.js';
 import { parseModelConfig } from '../../../src/config/model-config.js';
-import { BullmqJobStore } from '../../../src/jobs/bullmq-store.js';
 import { runJobHandler } from '../../../src/jobs/job-handler.js';
-import type { JobStore } from '../../../src/jobs/job-store.js';
-import { SqliteJobStore } from '../../../src/jobs/sqlite-store.js';
 import type { LanguageModel } from '../../../src/model/language-model.js';
 import { ScriptedModel } from '../../../src/model/scripted-model.js';
+import type { JobStore } from '../../../src/queue/job-store.js';
 import type { Logger } from '../../../src/util/logger.js';
 import { SqliteCodeHost } from './sqlite-code-host.js';
 
