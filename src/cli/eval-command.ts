@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import { createSandboxProvider } from '../adapters/sandbox-provider.js';
+import { createSandboxProvider } from '../compose/sandbox-provider.js';
 import { loadSandboxConfig, parseSandboxConfig } from '../config/load-config.js';
 import { loadModelConfig, parseModelConfig } from '../config/model-config.js';
 import type { Environment } from '../config/read-environment.js';

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { JOB_LABEL } from '../adapters/docker/labels.js';
 import { LocalSandboxProvider, localSandboxWarning } from '../adapters/local/local-sandbox-provider.js';
-import { createSandboxProvider } from '../adapters/sandbox-provider.js';
+import { createSandboxProvider } from '../compose/sandbox-provider.js';
 import type { Environment } from '../config/read-environment.js';
 import { planEnvironment } from '../environment/plan-environment.js';
 import { ConfigError } from '../errors/config-errors.js';

@@ -8,11 +8,11 @@ import webhookExamples from '@octokit/webhooks-examples/api.github.com/index.jso
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SqliteJobStore } from '../../src/adapters/sqlite/sqlite-store.js';
 import { run } from '../../src/cli/main.js';
+import { openJobStore, runsJobsInProcess } from '../../src/compose/open-store.js';
+import { onShutdown } from '../../src/compose/shutdown.js';
 import { loadAppConfig } from '../../src/config/app-config.js';
 import { ConfigError } from '../../src/errors/config-errors.js';
 import { JobCancelledError } from '../../src/errors/job-errors.js';
-import { openJobStore, runsJobsInProcess } from '../../src/jobs/open-store.js';
-import { onShutdown } from '../../src/jobs/shutdown.js';
 import type { JobRequest } from '../../src/queue/job-request.js';
 import { MemoryJobStore } from '../../src/queue/memory-store.js';
 import { loadQueueConfig } from '../../src/queue/queue-config.js';
