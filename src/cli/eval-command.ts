@@ -20,7 +20,7 @@ import { scriptedModel } from '../eval/scripted-models.js';
 import { loopLimitsSchema } from '../loop/task.js';
 import type { LanguageModel } from '../model/language-model.js';
 import { EVAL_USAGE, type EvalOptions, EvalUsageError, parseEvalOptions } from './eval-options.js';
-import type { OutputStream } from './main.js';
+import type { OutputStream } from './output-stream.js';
 import { plural } from './terminal.js';
 
 export interface EvalIO {

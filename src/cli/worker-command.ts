@@ -1,7 +1,7 @@
 import type { JobSettings } from '../compose/settings.js';
 import type { Environment } from '../config/read-environment.js';
 import { SelfdebugError } from '../errors/selfdebug-error.js';
-import type { OutputStream } from './main.js';
+import type { OutputStream } from './output-stream.js';
 
 export const WORKER_USAGE = [
   'Usage: selfdebug worker',
