@@ -80,6 +80,14 @@ module.exports = {
       to: { path: '^src/adapters/' },
     },
     {
+      name: 'the-app-builds-no-adapter',
+      severity: 'error',
+      comment:
+        'The Probot app function wires handlers to a queue; src/compose builds the adapters it hands them.',
+      from: { path: '^src/index\\.ts$' },
+      to: { path: '^src/adapters/' },
+    },
+    {
       name: 'inner-rooms-point-inward',
       severity: 'error',
       comment: 'Logic rooms never import the runner, the handlers, the CLI or the composition root.',

@@ -1,9 +1,9 @@
-import type { Context, Probot } from 'probot';
-import { GitHubCodeHost } from './adapters/github/index.js';
+import type { Probot } from 'probot';
 import { cachedRepoConfig } from './app/config-cache.js';
 import { registerHandlers } from './app/register-handlers.js';
 import { repoConfigLoader } from './app/repo-config-for.js';
 import { logStartupChecks } from './cli/startup-checks.js';
+import { contextCodeHost } from './compose/context-code-host.js';
 import { startJobs } from './compose/serve-jobs.js';
 import { readJobSettings, readRunnerSettings } from './compose/settings.js';
 import { newJobId } from './jobs/run-job.js';
@@ -26,15 +26,14 @@ export default function selfdebugApp(app: Probot): void {
     // Acknowledged deliveries still being handled get to enqueue their jobs before the queue closes.
     beforeStop: () => handlers.idle(),
   });
-  const codeHostFor = (context: Context) => new GitHubCodeHost(context.octokit, context.repo());
   // Not awaited: each missing part is logged as one line with its fix, and the App answers meanwhile.
   void logStartupChecks(process.env, app.log, { queue: settings.app.queue });
 
-  const repoConfigFor = cachedRepoConfig(repoConfigLoader(codeHostFor));
+  const repoConfigFor = cachedRepoConfig(repoConfigLoader(contextCodeHost));
   const handlers = registerHandlers(app, {
     handle: settings.app.handle,
     queue: jobs.store,
-    codeHostFor,
+    codeHostFor: contextCodeHost,
     repoConfigFor,
     forgetRepoConfig: repoConfigFor.forget,
     newJobId,
