@@ -4,8 +4,8 @@ import { registerHandlers } from './app/register-handlers.js';
 import { repoConfigLoader } from './app/repo-config-for.js';
 import { logStartupChecks } from './cli/startup-checks.js';
 import { contextCodeHost } from './compose/context-code-host.js';
-import { startJobs } from './compose/serve-jobs.js';
 import { readJobSettings, readRunnerSettings } from './compose/settings.js';
+import { startJobs } from './compose/start-jobs.js';
 import { newJobId } from './jobs/run-job.js';
 
 /**

@@ -60,7 +60,7 @@ export async function runWorkerCommand(argv: readonly string[], io: WorkerIO): P
   }
   try {
     const { loadAppIdentity } = await import('../compose/app-identity.js');
-    const { startJobs } = await import('../compose/serve-jobs.js');
+    const { startJobs } = await import('../compose/start-jobs.js');
     const { auth, logger } = await loadAppIdentity(io.env);
     const jobs = startJobs({
       settings,

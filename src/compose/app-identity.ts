@@ -1,7 +1,7 @@
 import { createProbot } from 'probot';
 import type { GitHubOctokit } from '../adapters/github/index.js';
 import type { Environment } from '../config/read-environment.js';
-import type { ProcessLogger } from './serve-jobs.js';
+import type { ProcessLogger } from './start-jobs.js';
 
 export interface AppIdentity {
   auth: (installationId: number) => Promise<GitHubOctokit>;
