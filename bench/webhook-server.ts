@@ -6,12 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Context, createNodeMiddleware, createProbot, type Probot, ProbotOctokit } from 'probot';
 import { GitHubCodeHost } from '../src/adapters/github/index.js';
+import { SqliteJobStore } from '../src/adapters/sqlite/sqlite-store.js';
 import { cachedRepoConfig } from '../src/app/config-cache.js';
 import type { InFlight } from '../src/app/in-flight.js';
 import { registerHandlers } from '../src/app/register-handlers.js';
 import { repoConfigLoader } from '../src/app/repo-config-for.js';
 import { newJobId } from '../src/jobs/run-job.js';
-import { SqliteJobStore } from '../src/jobs/sqlite-store.js';
 
 /**
  * The servers under test in bench/webhook.ts, run in a child process so the

@@ -1,17 +1,12 @@
-import type { Context, Probot } from 'probot';
-import { GitHubCodeHost, useReconnectingFetch } from './adapters/github/index.js';
+import type { Probot } from 'probot';
 import { cachedRepoConfig } from './app/config-cache.js';
 import { registerHandlers } from './app/register-handlers.js';
 import { repoConfigLoader } from './app/repo-config-for.js';
 import { logStartupChecks } from './cli/startup-checks.js';
-import { loadAppConfig } from './config/app-config.js';
-import { runJobHandler } from './jobs/job-handler.js';
-import { openJobStore, runsJobsInProcess } from './jobs/open-store.js';
-import { loadQueueConfig } from './jobs/queue-config.js';
+import { contextCodeHost } from './compose/context-code-host.js';
+import { readJobSettings, readRunnerSettings } from './compose/settings.js';
+import { startJobs } from './compose/start-jobs.js';
 import { newJobId } from './jobs/run-job.js';
-import { runnerDependencies } from './jobs/runner-dependencies.js';
-import { onShutdown } from './jobs/shutdown.js';
-import { Worker } from './jobs/worker.js';
 
 /**
  * The Probot app (package "main"): reads and validates its settings once,
@@ -22,45 +17,26 @@ import { Worker } from './jobs/worker.js';
  * back within SELFDEBUG_SHUTDOWN_SECONDS.
  */
 export default function selfdebugApp(app: Probot): void {
-  const appConfig = loadAppConfig();
-  const queueConfig = loadQueueConfig();
-  const inProcess = runsJobsInProcess(appConfig, queueConfig);
-  // Built before the queue opens, so a bad setting stops the App before anything is left open.
-  const runner = inProcess ? runnerDependencies((id) => app.auth(id), appConfig, app.log) : null;
-  // Webhook-time calls (permission, reactions, config reads) meet the same stale keep-alive sockets as jobs do.
-  const codeHostFor = (context: Context) =>
-    new GitHubCodeHost(useReconnectingFetch(context.octokit), context.repo());
-  const store = openJobStore(appConfig, queueConfig);
+  const settings = readJobSettings(process.env);
+  const jobs = startJobs({
+    settings,
+    runnerSettings: () => readRunnerSettings(settings.app, process.env),
+    auth: (id) => app.auth(id),
+    logger: app.log,
+    // Acknowledged deliveries still being handled get to enqueue their jobs before the queue closes.
+    beforeStop: () => handlers.idle(),
+  });
   // Not awaited: each missing part is logged as one line with its fix, and the App answers meanwhile.
-  void logStartupChecks(process.env, app.log, { queue: appConfig.queue });
+  void logStartupChecks(process.env, app.log, { queue: settings.app.queue });
 
-  const repoConfigFor = cachedRepoConfig(repoConfigLoader(codeHostFor));
+  const repoConfigFor = cachedRepoConfig(repoConfigLoader(contextCodeHost));
   const handlers = registerHandlers(app, {
-    handle: appConfig.handle,
-    queue: store,
-    codeHostFor,
+    handle: settings.app.handle,
+    queue: jobs.store,
+    codeHostFor: contextCodeHost,
     repoConfigFor,
     forgetRepoConfig: repoConfigFor.forget,
     newJobId,
     now: () => new Date(),
   });
-
-  const worker = runner
-    ? new Worker({
-        store,
-        concurrency: appConfig.concurrency,
-        maxContainers: appConfig.maxContainers,
-        logger: app.log,
-        handler: runJobHandler(runner, {
-          loggerFor: (job) =>
-            app.log.child({ job: job.request.id, delivery: job.request.deliveryId, run: job.run }),
-        }),
-      }).start()
-    : null;
-  onShutdown(async () => {
-    // Acknowledged deliveries still being handled get to enqueue their jobs before the queue closes.
-    await handlers.idle();
-    if (worker) app.log.info(await worker.stop(queueConfig.shutdownSeconds * 1000), 'worker stopped');
-    await store.close();
-  }, app.log);
 }

@@ -1,5 +1,5 @@
 import type { Context } from 'probot';
-import type { JobOptions, JobRequest, JobTrigger, RepositoryInfo } from '../jobs/job-request.js';
+import type { JobOptions, JobRequest, JobTrigger, RepositoryInfo } from '../queue/job-request.js';
 import type { AppDependencies } from './dependencies.js';
 
 interface RepositoryPayload {

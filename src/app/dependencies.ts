@@ -1,6 +1,6 @@
 import type { Context } from 'probot';
 import type { CodeHost } from '../code-host/code-host.js';
-import type { JobQueue } from '../jobs/job-request.js';
+import type { JobQueue } from '../queue/job-request.js';
 
 /** The repository's `.github/selfdebug.yml` as far as handlers need it. */
 export interface HandlerRepoConfig {

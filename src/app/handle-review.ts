@@ -1,6 +1,6 @@
 import type { Context } from 'probot';
-import { repositoryKey } from '../jobs/job-request.js';
 import { BRANCH_PREFIX } from '../jobs/resolve-target.js';
+import { repositoryKey } from '../queue/job-request.js';
 import { authorize, isAutomated, refusalText } from './authorize.js';
 import { jobRequest } from './build-request.js';
 import type { AppDependencies } from './dependencies.js';

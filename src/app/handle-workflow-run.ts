@@ -1,6 +1,6 @@
 import type { Context } from 'probot';
-import { repositoryKey } from '../jobs/job-request.js';
 import { BRANCH_PREFIX } from '../jobs/resolve-target.js';
+import { repositoryKey } from '../queue/job-request.js';
 import { Redactor, renderConfigProblemCheckRun } from '../report/index.js';
 import { matchesAny } from '../util/glob.js';
 import { authorize } from './authorize.js';

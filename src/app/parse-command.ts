@@ -1,4 +1,4 @@
-import type { JobOptions } from '../jobs/job-request.js';
+import type { JobOptions } from '../queue/job-request.js';
 import type { Mention } from './parse-mention.js';
 
 export type ParsedCommand =

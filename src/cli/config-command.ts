@@ -11,7 +11,7 @@ import {
   type RepoConfig,
 } from '../config/repo-config.js';
 import { plainText } from './fix-repo-config.js';
-import type { OutputStream } from './main.js';
+import type { OutputStream } from './output-stream.js';
 
 export const CONFIG_USAGE = [
   'Usage: selfdebug config check [FILE]',

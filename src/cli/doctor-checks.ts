@@ -3,8 +3,9 @@ import { loadSandboxConfig } from '../config/load-config.js';
 import type { Environment } from '../config/read-environment.js';
 import { ModelAuthError } from '../errors/model-errors.js';
 import { EngineUnreachableError, ImageNotFoundError, RuntimeMissingError } from '../errors/sandbox-errors.js';
-import { loadQueueConfig } from '../jobs/queue-config.js';
+import { loadQueueConfig } from '../queue/queue-config.js';
 import { checkGitHubApp } from './doctor-github-check.js';
+import type { DoctorPorts } from './doctor-ports.js';
 import { type CheckResult, fail, messageOf, ok, skip } from './doctor-result.js';
 
 export type { CheckResult, CheckStatus } from './doctor-result.js';
@@ -15,23 +16,7 @@ export type { CheckResult, CheckStatus } from './doctor-result.js';
  * test can fail any of them without a Docker engine, a model server or GitHub.
  */
 
-/** What the checks talk to; the real ones are in doctor-probes.ts. */
-export interface DoctorPorts {
-  /** Engine, image (pulled if missing) and runtime: DockerSandboxProvider.ping. */
-  pingSandbox(): Promise<void>;
-  /** Creates (never starts) and removes a container with the real spec, so the engine judges every limit. */
-  tryContainerSpec(): Promise<void>;
-  /** A summary of `doctor --model`'s probe. */
-  probeModel(): Promise<CheckResult>;
-  pingRedis(url: string): Promise<void>;
-  readFile(path: string): Promise<string>;
-  /** Throws when the folder cannot be written to (the SQLite file goes there). */
-  checkWritable(path: string): Promise<void>;
-  /** Whether a package can be loaded from here (smee-client for WEBHOOK_PROXY_URL). */
-  canLoad(name: string): boolean;
-  /** Makes an installation token (only with `doctor --github`); returns a description such as the App's slug. */
-  makeInstallationToken?(appId: string, privateKey: string): Promise<string>;
-}
+export type { DoctorPorts } from './doctor-ports.js';
 
 export const CHECK_NAMES = [
   'docker engine',

@@ -3,7 +3,7 @@ import { parseEnv } from 'node:util';
 import type { Environment } from '../config/read-environment.js';
 import { type DoctorPorts, runDoctorChecks } from './doctor-checks.js';
 import { renderDoctorTable } from './doctor-table.js';
-import type { OutputStream } from './main.js';
+import type { OutputStream } from './output-stream.js';
 
 export interface DoctorOptions {
   stdout: OutputStream;

@@ -1,6 +1,6 @@
 import { createPrivateKey } from 'node:crypto';
 import type { Environment } from '../config/read-environment.js';
-import type { DoctorPorts } from './doctor-checks.js';
+import type { DoctorPorts } from './doctor-ports.js';
 import { type CheckResult, fail, messageOf, ok } from './doctor-result.js';
 
 /** APP_ID, the private key (parsed, never shown) and, when asked, an installation token. */

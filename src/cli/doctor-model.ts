@@ -1,6 +1,6 @@
 import { loadModelConfig } from '../config/model-config.js';
 import type { Environment } from '../config/read-environment.js';
-import type { OutputStream } from './main.js';
+import type { OutputStream } from './output-stream.js';
 
 export interface DoctorModelOptions {
   stdout: OutputStream;

@@ -29,7 +29,11 @@ export function realDoctorPorts(
     pingSandbox: async () => (await sandbox()).ping(),
     tryContainerSpec: async () => (await sandbox()).tryContainerSpec(),
     probeModel: () => probeModel(env),
-    pingRedis,
+    pingRedis: async (url) => {
+      // Loaded on demand so `doctor` loads ioredis only when the queue is Redis.
+      const { pingRedis } = await import('../adapters/bullmq/ping-redis.js');
+      return pingRedis(url);
+    },
     readFile: (path) => readFile(path, 'utf8'),
     checkWritable,
     canLoad: (name) => {
@@ -81,25 +85,6 @@ async function probeModel(env: Environment): Promise<CheckResult> {
 
 function mark(ok: boolean | undefined): string {
   return ok === true ? '✔' : ok === false ? '✘' : '?';
-}
-
-async function pingRedis(url: string): Promise<void> {
-  const { Redis } = await import('ioredis');
-  const redis = new Redis(url, {
-    lazyConnect: true,
-    connectTimeout: 3000,
-    maxRetriesPerRequest: 0,
-    enableOfflineQueue: false,
-    retryStrategy: () => null,
-  });
-  // ioredis also emits connection failures as events; the awaited calls below carry them.
-  redis.on('error', () => {});
-  try {
-    await redis.connect();
-    await redis.ping();
-  } finally {
-    redis.disconnect();
-  }
 }
 
 /** The SQLite file's folder must exist and be writable, and the file too when it exists. */

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import { createSandboxProvider } from '../adapters/sandbox-provider.js';
+import { createSandboxProvider } from '../compose/sandbox-provider.js';
 import { loadSandboxConfig, parseSandboxConfig } from '../config/load-config.js';
 import { loadModelConfig, parseModelConfig } from '../config/model-config.js';
 import type { Environment } from '../config/read-environment.js';
@@ -20,7 +20,7 @@ import { scriptedModel } from '../eval/scripted-models.js';
 import { loopLimitsSchema } from '../loop/task.js';
 import type { LanguageModel } from '../model/language-model.js';
 import { EVAL_USAGE, type EvalOptions, EvalUsageError, parseEvalOptions } from './eval-options.js';
-import type { OutputStream } from './main.js';
+import type { OutputStream } from './output-stream.js';
 import { plural } from './terminal.js';
 
 export interface EvalIO {

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DEFAULT_MAX_LINES, excerptLog, formatExcerpt } from '../ci-logs/index.js';
-import type { OutputStream } from './main.js';
+import type { OutputStream } from './output-stream.js';
 
 export interface ExcerptIO {
   stdout: OutputStream;

@@ -2,11 +2,10 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { JOB_LABEL } from '../adapters/docker/labels.js';
 import { LocalSandboxProvider, localSandboxWarning } from '../adapters/local/local-sandbox-provider.js';
-import { createSandboxProvider } from '../adapters/sandbox-provider.js';
+import { createSandboxProvider } from '../compose/sandbox-provider.js';
 import type { Environment } from '../config/read-environment.js';
 import { planEnvironment } from '../environment/plan-environment.js';
 import { ConfigError } from '../errors/config-errors.js';
-import { EnvironmentSetupError } from '../errors/environment-errors.js';
 import { ModelAuthError, ModelUnreachableError } from '../errors/model-errors.js';
 import {
   EngineUnreachableError,
@@ -18,6 +17,7 @@ import { type LoopResult, runLoop } from '../loop/run-loop.js';
 import { RecordingModel } from '../model/recording-model.js';
 import { ScriptedModel } from '../model/scripted-model.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
+import { EnvironmentSetupError } from '../sandbox/setup-error.js';
 import { withSandbox } from '../sandbox/with-sandbox.js';
 import { copyBack } from '../workspace/copy-back.js';
 import { FIX_USAGE, type FixOptions, parseFixOptions, UsageError } from './fix-options.js';
@@ -25,8 +25,8 @@ import { FixProgress } from './fix-progress.js';
 import { type FolderConfig, RepoConfigFileError, readFolderConfig } from './fix-repo-config.js';
 import { createModel, type FixSettings, resolveSettings } from './fix-settings.js';
 import { GuardedModel, ReplayTooShortError } from './guarded-model.js';
-import type { OutputStream } from './main.js';
 import { checkOutputPath, writeOrRescue } from './output-files.js';
+import type { OutputStream } from './output-stream.js';
 
 export interface FixIO {
   stdout: OutputStream;

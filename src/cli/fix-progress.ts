@@ -1,7 +1,7 @@
 import type { LoopEvent, LoopOutcome, Spend } from '../loop/events.js';
 import { environmentLines } from '../report/environment-summary.js';
 import type { ExecResult } from '../sandbox/sandbox.js';
-import type { OutputStream } from './main.js';
+import type { OutputStream } from './output-stream.js';
 import { clip, duration, indent, paint, plain, plural, Spinner, type Style } from './terminal.js';
 
 export interface ProgressOptions {

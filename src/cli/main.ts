@@ -3,11 +3,10 @@ import { realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { DoctorPorts } from './doctor-checks.js';
+import type { OutputStream } from './output-stream.js';
 import { parseArguments, USAGE } from './parse-arguments.js';
 
-export interface OutputStream {
-  write(text: string): unknown;
-}
+export type { OutputStream } from './output-stream.js';
 
 export interface RunOptions {
   stdout: OutputStream;

@@ -1,4 +1,4 @@
-import type { OutputStream } from './main.js';
+import type { OutputStream } from './output-stream.js';
 
 /** Terminal helpers for the CLI's live output: colors, a spinner, and text made safe to print. */
 

@@ -1,12 +1,7 @@
-import type { AppConfig } from '../config/app-config.js';
+import type { JobSettings } from '../compose/settings.js';
 import type { Environment } from '../config/read-environment.js';
 import { SelfdebugError } from '../errors/selfdebug-error.js';
-import type { JobStore } from '../jobs/job-store.js';
-import type { QueueConfig } from '../jobs/queue-config.js';
-import { onShutdown } from '../jobs/shutdown.js';
-import { type JobHandler, Worker } from '../jobs/worker.js';
-import type { Logger } from '../util/logger.js';
-import type { OutputStream } from './main.js';
+import type { OutputStream } from './output-stream.js';
 
 export const WORKER_USAGE = [
   'Usage: selfdebug worker',
@@ -42,18 +37,15 @@ export async function runWorkerCommand(argv: readonly string[], io: WorkerIO): P
     return 2;
   }
   // Loaded here so `help` and `--version` never load Probot, BullMQ or SQLite.
-  const { loadAppConfig } = await import('../config/app-config.js');
-  const { loadQueueConfig } = await import('../jobs/queue-config.js');
-  let appConfig: AppConfig;
-  let queueConfig: QueueConfig;
+  const { readJobSettings, readRunnerSettings } = await import('../compose/settings.js');
+  let settings: JobSettings;
   try {
-    appConfig = loadAppConfig(io.env);
-    queueConfig = loadQueueConfig(io.env);
+    settings = readJobSettings(io.env);
   } catch (error) {
     io.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     return 2;
   }
-  if (appConfig.queue === 'memory') {
+  if (settings.app.queue === 'memory') {
     io.stderr.write(
       'selfdebug worker needs a queue it shares with the App, but SELFDEBUG_QUEUE is memory. ' +
         'Set SELFDEBUG_QUEUE=sqlite (same host) or SELFDEBUG_QUEUE=redis with REDIS_URL, for the App and the worker.\n',
@@ -67,70 +59,23 @@ export async function runWorkerCommand(argv: readonly string[], io: WorkerIO): P
     return 2;
   }
   try {
-    const { createProbot } = await import('probot');
-    const { runnerDependencies } = await import('../jobs/runner-dependencies.js');
-    const { runJobHandler } = await import('../jobs/job-handler.js');
-    const { openJobStore } = await import('../jobs/open-store.js');
-    const probot = createProbot({ env: io.env });
-    // Probot sets up its logger and Octokit asynchronously; loading an empty app waits for that.
-    await probot.load(() => {});
-    const runner = runnerDependencies((id) => probot.auth(id), appConfig, probot.log);
-    const store = openJobStore(appConfig, queueConfig);
-    io.stdout.write(
-      `selfdebug worker: ${appConfig.concurrency} jobs at once from the ${appConfig.queue} queue; stop with SIGTERM\n`,
-    );
-    await runWorker({
-      store,
-      handler: runJobHandler(runner, {
-        loggerFor: (job) =>
-          probot.log.child({ job: job.request.id, delivery: job.request.deliveryId, run: job.run }),
-      }),
-      concurrency: appConfig.concurrency,
-      maxContainers: appConfig.maxContainers,
-      shutdownMs: queueConfig.shutdownSeconds * 1000,
-      logger: probot.log,
+    const { loadAppIdentity } = await import('../compose/app-identity.js');
+    const { startJobs } = await import('../compose/start-jobs.js');
+    const { auth, logger } = await loadAppIdentity(io.env);
+    const jobs = startJobs({
+      settings,
+      runnerSettings: () => readRunnerSettings(settings.app, io.env),
+      auth,
+      logger,
+      runsJobs: true,
     });
+    io.stdout.write(
+      `selfdebug worker: ${settings.app.concurrency} jobs at once from the ${settings.app.queue} queue; stop with SIGTERM\n`,
+    );
+    await jobs.stopped;
     return 0;
   } catch (error) {
     io.stderr.write(`${error instanceof SelfdebugError ? error.message : String(error)}\n`);
     return 1;
   }
-}
-
-export interface RunWorkerOptions {
-  store: JobStore;
-  handler: JobHandler;
-  concurrency: number;
-  maxContainers: number;
-  shutdownMs: number;
-  logger: Logger;
-  heartbeatMs?: number;
-  pollMs?: number;
-}
-
-/**
- * Runs a worker until the process gets SIGTERM or SIGINT; then it stops
- * taking jobs, waits up to `shutdownMs` for the running ones, hands the
- * rest back, closes the store and exits the process (see onShutdown).
- * Shared by `selfdebug worker` and the worker processes of the fault test.
- */
-export function runWorker(options: RunWorkerOptions): Promise<void> {
-  const worker = new Worker({
-    store: options.store,
-    handler: options.handler,
-    concurrency: options.concurrency,
-    maxContainers: options.maxContainers,
-    logger: options.logger,
-    ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
-    ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
-  }).start();
-  options.logger.info({ worker: worker.id }, 'worker started');
-  return new Promise((resolve) => {
-    onShutdown(async () => {
-      const stopped = await worker.stop(options.shutdownMs);
-      options.logger.info({ worker: worker.id, ...stopped }, 'worker stopped');
-      await options.store.close();
-      resolve();
-    }, options.logger);
-  });
 }

@@ -86,7 +86,7 @@ export const appEnvironment = {
  * Reads the App's settings from the environment. Every problem names the
  * variable behind it; REDIS_URL is never echoed since it may hold a password.
  */
-export function loadAppConfig(env: Environment = process.env): AppConfig {
+export function loadAppConfig(env: Environment): AppConfig {
   const config = readEnvironment(appConfigSchema, appEnvironment, env, ['redisUrl']);
   // Checked here rather than in the schema so the message can name REDIS_URL even though it is unset.
   if (config.queue === 'redis' && config.redisUrl === undefined) {

@@ -4,7 +4,7 @@ import { type Environment, readEnvironment } from './read-environment.js';
 import { type SandboxConfig, sandboxConfigSchema, sandboxEnvironment } from './sandbox-config.js';
 
 /** Reads the sandbox settings from the environment, naming the variable behind any bad value. */
-export function loadSandboxConfig(env: Environment = process.env): SandboxConfig {
+export function loadSandboxConfig(env: Environment): SandboxConfig {
   return readEnvironment(sandboxConfigSchema, sandboxEnvironment, env);
 }
 

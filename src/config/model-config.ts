@@ -79,7 +79,7 @@ export const apiKeyVariables = modelEnvironment.apiKey.join(' or ');
  * Reads the model settings from the environment; every problem names the
  * variable it came from, and the API key's value is never echoed.
  */
-export function loadModelConfig(env: Environment = process.env): ModelConfig {
+export function loadModelConfig(env: Environment): ModelConfig {
   return readEnvironment(modelConfigSchema, modelEnvironment, env, ['apiKey']);
 }
 

@@ -1,4 +1,3 @@
-import type { HandlerRepoConfig } from '../app/dependencies.js';
 import type { LoopLimitsInput } from '../loop/task.js';
 import type { ModelConfigInput } from './model-config.js';
 import type { RepoConfig } from './repo-config-schema.js';
@@ -11,13 +10,20 @@ import type { SandboxConfigInput } from './sandbox-config.js';
  */
 
 /**
- * What the webhook handlers need. A superset of HandlerRepoConfig: the
- * trigger switches and `maxRounds` are here for handlers to adopt.
+ * What the webhook handlers need (src/app's HandlerRepoConfig has the same
+ * shape). Declared here rather than imported, so config/ never imports the
+ * app/ that reads it.
  */
-export interface RepoHandlerConfig extends HandlerRepoConfig {
+export interface RepoHandlerConfig {
+  allowedUsers: readonly string[];
   mentions: boolean;
   reviews: boolean;
-  workflowRuns: HandlerRepoConfig['workflowRuns'] & { maxRounds: number };
+  workflowRuns: {
+    enabled: boolean;
+    workflows: readonly string[];
+    branches: readonly string[];
+    maxRounds: number;
+  };
 }
 
 export function handlerConfig(config: RepoConfig): RepoHandlerConfig {

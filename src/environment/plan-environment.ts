@@ -1,10 +1,19 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RepoConfig } from '../config/repo-config.js';
 import type { EnvironmentRequest, SetupCommand } from '../sandbox/environment.js';
 import { type DerivedEnvironment, environmentFromDevcontainer } from './derive-environment.js';
 import { lockfileDigests } from './environment-key.js';
 import { checkImageAllowed } from './image-policy.js';
+
+/**
+ * The keys of .github/selfdebug.yml that choose the environment. Declared
+ * here (config's RepoConfig fits it) so environment/ stays below config/,
+ * whose schemas import the loop's.
+ */
+export interface ConfiguredEnvironment {
+  setup: readonly string[];
+  sandbox: { image?: string | undefined; allowed_hosts: readonly string[] };
+}
 
 export interface EnvironmentPlan {
   request: EnvironmentRequest;
@@ -21,7 +30,7 @@ export interface EnvironmentPlan {
  * are named in the notes with the reason.
  */
 export async function planEnvironment(
-  config: Pick<RepoConfig, 'setup' | 'sandbox'>,
+  config: ConfiguredEnvironment,
   derivedFromWorkflow: DerivedEnvironment | null | undefined,
   checkoutDir: string,
   operator: { derive: boolean; allowedImages: readonly string[] },

@@ -7,9 +7,9 @@ import {
 } from '../ci-logs/index.js';
 import type { CodeHost } from '../code-host/code-host.js';
 import { type DerivedEnvironment, deriveEnvironment } from '../environment/derive-environment.js';
+import { JobRefusedError } from '../errors/job-errors.js';
 import type { DebugTask } from '../loop/task.js';
-import { JobRefusedError } from './job-errors.js';
-import type { JobRequest, ScriptBlock } from './job-request.js';
+import type { JobRequest, ScriptBlock } from '../queue/job-request.js';
 
 export interface PreparedTask {
   task: DebugTask;

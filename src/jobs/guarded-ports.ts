@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { CheckRunUpdate, CodeHost, PostedComment } from '../code-host/code-host.js';
 import { BranchMovedError } from '../errors/git-errors.js';
+import type { LeaseGuard } from '../queue/lease-guard.js';
 import type { OpenSandboxRequest, Sandbox, SandboxProvider } from '../sandbox/sandbox.js';
 import type { Logger } from '../util/logger.js';
 import type { CheckoutRequest, Workspace, WorkspaceProvider } from '../workspace/workspace.js';
-import type { LeaseGuard } from './lease-guard.js';
 
 /**
  * The ports a job runs with, wrapped so that a job taken over after a crash

@@ -1,8 +1,8 @@
+import type { ClaimedJob, JobResult } from '../queue/job-store.js';
+import { NO_LINKS } from '../queue/job-store.js';
+import type { LeaseGuard } from '../queue/lease-guard.js';
 import type { Logger } from '../util/logger.js';
 import { GuardedCodeHost, ResumableWorkspaces, SlottedSandboxProvider } from './guarded-ports.js';
-import type { ClaimedJob, JobResult } from './job-store.js';
-import { NO_LINKS } from './job-store.js';
-import type { LeaseGuard } from './lease-guard.js';
 import { type JobRunnerDependencies, type RunJobResult, runJob } from './run-job.js';
 import type { JobHandler } from './worker.js';
 

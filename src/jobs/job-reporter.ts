@@ -1,5 +1,6 @@
 import type { CheckOutput, CodeHost } from '../code-host/code-host.js';
 import type { LoopEvent } from '../loop/events.js';
+import type { JobRequest } from '../queue/job-request.js';
 import {
   attemptMarker,
   type CommentMode,
@@ -17,7 +18,6 @@ import {
   summarizeTrigger,
 } from '../report/index.js';
 import type { Logger } from '../util/logger.js';
-import type { JobRequest } from './job-request.js';
 
 /** How a job reports, from the repository's `report` settings and the job's configuration. */
 export interface ReporterSettings {

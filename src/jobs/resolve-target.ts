@@ -1,6 +1,6 @@
 import type { CodeHost } from '../code-host/code-host.js';
-import { JobRefusedError } from './job-errors.js';
-import { type JobRequest, repositoryKey } from './job-request.js';
+import { JobRefusedError } from '../errors/job-errors.js';
+import { type JobRequest, repositoryKey } from '../queue/job-request.js';
 
 export const BRANCH_PREFIX = 'selfdebug/';
 

@@ -15,10 +15,12 @@ import {
 import { reportSettings } from '../config/repo-config-mappers.js';
 import { type SandboxConfig, sandboxConfigSchema } from '../config/sandbox-config.js';
 import { planEnvironment } from '../environment/plan-environment.js';
+import { JobCancelledError, JobRefusedError } from '../errors/job-errors.js';
 import { SelfdebugError } from '../errors/selfdebug-error.js';
 import { type LoopResult, runLoop } from '../loop/run-loop.js';
 import { loopLimitsSchema } from '../loop/task.js';
 import type { LanguageModel } from '../model/language-model.js';
+import type { JobRequest } from '../queue/job-request.js';
 import {
   codeBlock,
   Redactor,
@@ -36,9 +38,7 @@ import type { Logger } from '../util/logger.js';
 import { copyBack, writeInside } from '../workspace/copy-back.js';
 import type { Workspace, WorkspaceProvider } from '../workspace/workspace.js';
 import { buildTask, type PreparedTask } from './build-task.js';
-import { JobCancelledError, JobRefusedError } from './job-errors.js';
 import { JobReporter } from './job-reporter.js';
-import type { JobRequest } from './job-request.js';
 import { type JobTarget, resolveTarget } from './resolve-target.js';
 
 export interface JobRunnerDependencies {

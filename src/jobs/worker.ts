@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { JobCancelledError, LeaseLostError } from '../errors/job-errors.js';
+import type { ClaimedJob, JobResult, JobStore, Lease } from '../queue/job-store.js';
+import { resultWithout } from '../queue/job-store.js';
+import { LeaseGuard } from '../queue/lease-guard.js';
 import { type Logger, silentLogger } from '../util/logger.js';
-import { JobCancelledError, LeaseLostError } from './job-errors.js';
-import type { ClaimedJob, JobResult, JobStore, Lease } from './job-store.js';
-import { resultWithout } from './job-store.js';
-import { LeaseGuard } from './lease-guard.js';
 
 export interface JobContext {
   /** Aborts when the job is cancelled, its lease is lost, or it is handed back on shutdown. */

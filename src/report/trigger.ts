@@ -1,4 +1,4 @@
-import type { JobRequest } from '../jobs/job-request.js';
+import type { JobRequest } from '../queue/job-request.js';
 import type { MarkdownWriter } from './markdown.js';
 
 /** What started a job, reduced to what the reports show. Plain data, so it can be stored with the job. */

@@ -1,4 +1,4 @@
-import type { ExecResult } from './sandbox.js';
+import type { ExecResult } from './exec-result.js';
 
 /**
  * What a job's environment is made of, as the sandbox port sees it: the

@@ -1,6 +1,6 @@
-import { EnvironmentSetupError } from '../errors/environment-errors.js';
 import type { PreparationReport, SetupCommand } from './environment.js';
 import type { ExecOptions, ExecResult } from './sandbox.js';
+import { EnvironmentSetupError } from './setup-error.js';
 
 interface Runner {
   exec(command: string, options?: ExecOptions): Promise<ExecResult>;

@@ -1,13 +1,13 @@
 import type { EnvironmentRequest, PreparationReport } from './environment.js';
+import type { ExecResult } from './exec-result.js';
+
+export type { ExecEnd, ExecResult } from './exec-result.js';
 
 /**
  * The Sandbox port: where a job's commands run. One sandbox per job, reused by
  * every command of the job, disposed at the end. Adapters: Docker (the real
  * one) and local child processes (development only).
  */
-
-/** How a command ended. `exited` covers every normal exit, whatever its code. */
-export type ExecEnd = 'exited' | 'timed-out' | 'cancelled' | 'oom-killed';
 
 export interface ExecOptions {
   /** Kill the command's whole process tree after this many seconds (exit code 124). */
@@ -20,20 +20,6 @@ export interface ExecOptions {
   cwd?: string;
   /** Cap on captured bytes per stream; head and tail are kept and the cut is marked. */
   maxOutputBytes?: number;
-}
-
-export interface ExecResult {
-  exitCode: number;
-  end: ExecEnd;
-  /** Why the command did not end on its own, e.g. 'timed out after 5 s'; null when it exited. */
-  reason: string | null;
-  stdout: string;
-  stderr: string;
-  /** stdout and stderr interleaved in the order they arrived. */
-  output: string;
-  /** True when any of the three texts lost bytes to the output cap. */
-  truncated: boolean;
-  durationMs: number;
 }
 
 export interface Sandbox {

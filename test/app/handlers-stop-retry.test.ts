@@ -1,6 +1,6 @@
 import type { Context } from 'probot';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { JobRequest } from '../../src/jobs/job-request.js';
+import type { JobRequest } from '../../src/queue/job-request.js';
 import type { JobRunner } from '../fakes/memory-queue.js';
 import { assertGitHubMocksDone, blockNetwork } from '../helpers/github-api.js';
 import {

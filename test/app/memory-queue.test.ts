@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JobRequest } from '../../src/jobs/job-request.js';
+import type { JobRequest } from '../../src/queue/job-request.js';
 import { jobRequest, mentionTrigger } from '../fakes/job-requests.js';
 import { MemoryQueue } from '../fakes/memory-queue.js';
 

@@ -1,12 +1,12 @@
-import type { JobMatch, JobQueue, JobRequest, StaleTarget } from '../../src/jobs/job-request.js';
+import { Worker } from '../../src/jobs/worker.js';
+import type { JobMatch, JobQueue, JobRequest, StaleTarget } from '../../src/queue/job-request.js';
 import {
   type JobRecord,
   type JobResult,
   resultWithout,
   type StoreOptions,
-} from '../../src/jobs/job-store.js';
-import { MemoryJobStore } from '../../src/jobs/memory-store.js';
-import { Worker } from '../../src/jobs/worker.js';
+} from '../../src/queue/job-store.js';
+import { MemoryJobStore } from '../../src/queue/memory-store.js';
 
 /** Runs one job; may say how it ended, else the history records `done` (or `cancelled` when aborted). */
 // biome-ignore lint/suspicious/noConfusingVoidType: a runner written as an async function that returns nothing is Promise<void>.

@@ -28,7 +28,7 @@ import { cachedRepoConfig } from '../../src/app/config-cache.js';
 import type { AppDependencies } from '../../src/app/dependencies.js';
 import { handlersInFlight, registerHandlers } from '../../src/app/register-handlers.js';
 import { repoConfigLoader } from '../../src/app/repo-config-for.js';
-import type { JobRequest } from '../../src/jobs/job-request.js';
+import type { JobRequest } from '../../src/queue/job-request.js';
 import { type JobRunner, MemoryQueue } from '../fakes/memory-queue.js';
 import { documentedExample, documentedReply, githubApi } from './github-api.js';
 

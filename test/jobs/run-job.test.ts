@@ -6,11 +6,11 @@ import { LocalSandboxProvider } from '../../src/adapters/local/local-sandbox-pro
 import { loadAppConfig } from '../../src/config/app-config.js';
 import { parseSandboxConfig } from '../../src/config/load-config.js';
 import { parseModelConfig } from '../../src/config/model-config.js';
-import { JobCancelledError } from '../../src/jobs/job-errors.js';
+import { JobCancelledError } from '../../src/errors/job-errors.js';
 import { maxCommentsPerJob } from '../../src/jobs/job-reporter.js';
-import type { JobRequest } from '../../src/jobs/job-request.js';
 import { type JobRunnerDependencies, runJob } from '../../src/jobs/run-job.js';
 import { type ScriptedAnswer, ScriptedModel } from '../../src/model/scripted-model.js';
+import type { JobRequest } from '../../src/queue/job-request.js';
 import { silentLogger } from '../../src/util/logger.js';
 import { FakeCodeHost } from '../fakes/fake-code-host.js';
 import { jobRequest, mentionTrigger } from '../fakes/job-requests.js';

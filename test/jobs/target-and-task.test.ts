@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { recoverStep } from '../../src/ci-logs/workflow-step.js';
+import { JobRefusedError } from '../../src/errors/job-errors.js';
 import { buildTask } from '../../src/jobs/build-task.js';
-import { JobRefusedError } from '../../src/jobs/job-errors.js';
-import type { JobRequest, JobTrigger } from '../../src/jobs/job-request.js';
 import { resolveTarget } from '../../src/jobs/resolve-target.js';
+import type { JobRequest, JobTrigger } from '../../src/queue/job-request.js';
 import { FakeCodeHost } from '../fakes/fake-code-host.js';
 import { jobRequest } from '../fakes/job-requests.js';
 

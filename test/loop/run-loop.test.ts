@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ModelApiError } from '../../src/errors/index.js';
-import { JobCancelledError } from '../../src/jobs/job-errors.js';
+import { JobCancelledError } from '../../src/errors/job-errors.js';
 import { runLoop } from '../../src/loop/run-loop.js';
 import type { LanguageModel } from '../../src/model/language-model.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { BullmqJobStore } from '../../src/jobs/bullmq-store.js';
+import { BullmqJobStore } from '../../src/adapters/bullmq/bullmq-store.js';
 import { queueContract } from './queue-contract.js';
 import { describeWithRedis, REDIS_URL } from './redis.js';
 

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { BranchMovedError } from '../../src/errors/git-errors.js';
+import { LeaseLostError } from '../../src/errors/job-errors.js';
 import {
   GuardedCodeHost,
   ResumableWorkspaces,
   SlottedSandboxProvider,
 } from '../../src/jobs/guarded-ports.js';
-import { LeaseLostError } from '../../src/jobs/job-errors.js';
-import { LeaseGuard } from '../../src/jobs/lease-guard.js';
-import { MemoryJobStore } from '../../src/jobs/memory-store.js';
+import { LeaseGuard } from '../../src/queue/lease-guard.js';
+import { MemoryJobStore } from '../../src/queue/memory-store.js';
 import type { Sandbox, SandboxProvider } from '../../src/sandbox/sandbox.js';
 import { silentLogger } from '../../src/util/logger.js';
 import type { Workspace } from '../../src/workspace/workspace.js';

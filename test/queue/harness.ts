@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { JobResult, JobStore, Lease, StoreOptions } from '../../src/jobs/job-store.js';
-import { NO_LINKS } from '../../src/jobs/job-store.js';
 import { type JobHandler, Worker, type WorkerOptions } from '../../src/jobs/worker.js';
+import type { JobResult, JobStore, Lease, StoreOptions } from '../../src/queue/job-store.js';
+import { NO_LINKS } from '../../src/queue/job-store.js';
 
 /** What the contract suite needs from an adapter: a fresh place to store jobs per test. */
 export interface StoreHarness {

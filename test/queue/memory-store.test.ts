@@ -1,6 +1,6 @@
 import { describe } from 'vitest';
-import type { JobStore } from '../../src/jobs/job-store.js';
-import { MemoryJobStore } from '../../src/jobs/memory-store.js';
+import type { JobStore } from '../../src/queue/job-store.js';
+import { MemoryJobStore } from '../../src/queue/memory-store.js';
 import { queueContract } from './queue-contract.js';
 
 describe('MemoryJobStore', () => {

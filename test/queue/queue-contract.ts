@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { JobCancelledError, LeaseLostError } from '../../src/jobs/job-errors.js';
-import type { JobRequest } from '../../src/jobs/job-request.js';
-import type { JobStore } from '../../src/jobs/job-store.js';
+import { JobCancelledError, LeaseLostError } from '../../src/errors/job-errors.js';
+import type { JobRequest } from '../../src/queue/job-request.js';
+import type { JobStore } from '../../src/queue/job-store.js';
 import { aborted, claimOne, result, type StoreHarness, TEST_LEASE_MS, until, workerPool } from './harness.js';
 import { failedRun, mention } from './requests.js';
 

@@ -1,4 +1,4 @@
-import type { JobRequest, JobTrigger } from '../../src/jobs/job-request.js';
+import type { JobRequest, JobTrigger } from '../../src/queue/job-request.js';
 import { jobRequest, mentionTrigger } from '../fakes/job-requests.js';
 
 let counter = 0;

@@ -17,9 +17,9 @@
 import type { Context } from 'probot';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GitHubCodeHost } from '../../src/adapters/github/index.js';
-import { JobRefusedError } from '../../src/jobs/job-errors.js';
-import type { JobRequest } from '../../src/jobs/job-request.js';
+import { JobRefusedError } from '../../src/errors/job-errors.js';
 import { resolveTarget } from '../../src/jobs/resolve-target.js';
+import type { JobRequest } from '../../src/queue/job-request.js';
 import {
   assertGitHubMocksDone,
   blockNetwork,

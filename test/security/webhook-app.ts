@@ -4,7 +4,7 @@ import { Readable, Writable } from 'node:stream';
 import { pino } from 'pino';
 import type { Probot } from 'probot';
 import type { HandlerRepoConfig } from '../../src/app/dependencies.js';
-import type { JobRequest } from '../../src/jobs/job-request.js';
+import type { JobRequest } from '../../src/queue/job-request.js';
 import { settleHandlers, testApp } from '../helpers/probot.js';
 
 export const SECRET = 'webhook-secret-for-tests';

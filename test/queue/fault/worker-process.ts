@@ -1,5 +1,5 @@
 /**
- * A worker process for the fault test: the production worker (runWorker,
+ * A worker process for the fault test: the production worker (serveJobs,
  * runJobHandler, runJob, the real git workspace and sandbox) composed with a
  * scripted model and a code host kept in a shared SQLite file. The parent
  * kills it with SIGKILL and starts others. bench/queue.ts runs it too, with
@@ -10,18 +10,18 @@
  * it kills, instead of hoping a random moment lands inside one.
  */
 import { createInterface } from 'node:readline';
+import { BullmqJobStore } from '../../../src/adapters/bullmq/bullmq-store.js';
 import { GitWorkspaceProvider } from '../../../src/adapters/git/git-workspace-provider.js';
-import { createSandboxProvider } from '../../../src/adapters/sandbox-provider.js';
-import { runWorker } from '../../../src/cli/worker-command.js';
+import { SqliteJobStore } from '../../../src/adapters/sqlite/sqlite-store.js';
+import { createSandboxProvider } from '../../../src/compose/sandbox-provider.js';
+import { serveJobs } from '../../../src/compose/serve-jobs.js';
 import { loadAppConfig } from '../../../src/config/app-config.js';
 import { parseSandboxConfig } from '../../../src/config/load-config.js';
 import { parseModelConfig } from '../../../src/config/model-config.js';
-import { BullmqJobStore } from '../../../src/jobs/bullmq-store.js';
 import { runJobHandler } from '../../../src/jobs/job-handler.js';
-import type { JobStore } from '../../../src/jobs/job-store.js';
-import { SqliteJobStore } from '../../../src/jobs/sqlite-store.js';
 import type { LanguageModel } from '../../../src/model/language-model.js';
 import { ScriptedModel } from '../../../src/model/scripted-model.js';
+import type { JobStore } from '../../../src/queue/job-store.js';
 import type { Logger } from '../../../src/util/logger.js';
 import { SqliteCodeHost } from './sqlite-code-host.js';
 
@@ -71,50 +71,56 @@ function holding(model: ScriptedModel): LanguageModel {
   };
 }
 
-const stopped = runWorker({
+const { stopped } = serveJobs({
   store,
-  concurrency: Number.parseInt(env.FAULT_CONCURRENCY ?? '2', 10),
-  maxContainers: Number.parseInt(env.FAULT_MAX_CONTAINERS ?? '3', 10),
+  worker: {
+    concurrency: Number.parseInt(env.FAULT_CONCURRENCY ?? '2', 10),
+    maxContainers: Number.parseInt(env.FAULT_MAX_CONTAINERS ?? '3', 10),
+    heartbeatMs: 200,
+    pollMs: 100,
+    handler: runJobHandler({
+      codeHostFor: async () => host,
+      tokenFor: async () => env.FAULT_TOKEN!,
+      workspaces: new GitWorkspaceProvider({ allowedProtocols: ['http'] }),
+      sandboxProviderFor: (config) => createSandboxProvider(config, logger),
+      // A fresh script per run: a job that is taken over starts its conversation again.
+      modelFor: () =>
+        holding(
+          new ScriptedModel([
+            {
+              delayMs: slow,
+              content: JSON.stringify({
+                analysis: 'greeting is undefined',
+                edits: [
+                  {
+                    path: 'app.py',
+                    search: 'print(greeting)',
+                    replace: 'greeting = "hello"\nprint(greeting)',
+                  },
+                ],
+              }),
+            },
+            {
+              delayMs: slow,
+              content: JSON.stringify({
+                summary: 'Define greeting',
+                rootCause: 'A name was used before it was defined',
+                changes: 'Defined it',
+                confidence: 'high',
+                risks: [],
+              }),
+            },
+          ]),
+        ),
+      sandboxConfig,
+      modelConfig: parseModelConfig({ apiKey: 'sk-test-secret-key-0123456789' }),
+      appConfig: loadAppConfig({}),
+      logger,
+      environment: {},
+    }),
+  },
   shutdownMs: 10_000,
-  heartbeatMs: 200,
-  pollMs: 100,
   logger,
-  handler: runJobHandler({
-    codeHostFor: async () => host,
-    tokenFor: async () => env.FAULT_TOKEN!,
-    workspaces: new GitWorkspaceProvider({ allowedProtocols: ['http'] }),
-    sandboxProviderFor: (config) => createSandboxProvider(config, logger),
-    // A fresh script per run: a job that is taken over starts its conversation again.
-    modelFor: () =>
-      holding(
-        new ScriptedModel([
-          {
-            delayMs: slow,
-            content: JSON.stringify({
-              analysis: 'greeting is undefined',
-              edits: [
-                { path: 'app.py', search: 'print(greeting)', replace: 'greeting = "hello"\nprint(greeting)' },
-              ],
-            }),
-          },
-          {
-            delayMs: slow,
-            content: JSON.stringify({
-              summary: 'Define greeting',
-              rootCause: 'A name was used before it was defined',
-              changes: 'Defined it',
-              confidence: 'high',
-              risks: [],
-            }),
-          },
-        ]),
-      ),
-    sandboxConfig,
-    modelConfig: parseModelConfig({ apiKey: 'sk-test-secret-key-0123456789' }),
-    appConfig: loadAppConfig({}),
-    logger,
-    environment: {},
-  }),
 });
 // From here on SIGTERM is handled (before, it ends the process like a crash would).
 process.stdout.write('ready\n');

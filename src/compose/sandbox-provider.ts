@@ -1,8 +1,8 @@
+import { DockerSandboxProvider } from '../adapters/docker/docker-sandbox-provider.js';
+import { LocalSandboxProvider } from '../adapters/local/local-sandbox-provider.js';
 import type { SandboxConfig } from '../config/sandbox-config.js';
 import type { SandboxProvider } from '../sandbox/sandbox.js';
 import type { Logger } from '../util/logger.js';
-import { DockerSandboxProvider } from './docker/docker-sandbox-provider.js';
-import { LocalSandboxProvider } from './local/local-sandbox-provider.js';
 
 /** The composition root's one place that picks a sandbox adapter. */
 export function createSandboxProvider(config: SandboxConfig, logger?: Logger): SandboxProvider {

@@ -1,4 +1,4 @@
-import { SelfdebugError } from '../errors/selfdebug-error.js';
+import { SelfdebugError } from './selfdebug-error.js';
 
 /** A job that cannot run as asked; the message is posted for the person who asked. */
 export class JobRefusedError extends SelfdebugError {

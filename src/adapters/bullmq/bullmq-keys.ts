@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
-import type { JobRequest } from './job-request.js';
-import type { JobRecord, Retention } from './job-store.js';
+import type { JobRequest } from '../../queue/job-request.js';
+import type { JobRecord, Retention } from '../../queue/job-store.js';
 import { FINISH } from './redis-scripts.js';
 
 /** An open job as kept beside BullMQ's copy, for cancel by issue or branch and for history. */

@@ -2,10 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { type Job, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { BullmqKeys, type OpenEntry } from './bullmq-keys.js';
-import { bullmqLease } from './bullmq-lease.js';
-import { QueueError } from './job-errors.js';
-import { jobRecord } from './job-record.js';
+import { QueueError } from '../../errors/job-errors.js';
+import { jobRecord } from '../../queue/job-record.js';
 import {
   issueNumberOf,
   type JobMatch,
@@ -13,7 +11,7 @@ import {
   repositoryKey,
   serialKeyOf,
   staleBranchOf,
-} from './job-request.js';
+} from '../../queue/job-request.js';
 import {
   DEFAULT_LEASE_MS,
   DEFAULT_MAX_RUNS,
@@ -27,9 +25,11 @@ import {
   resultWithout,
   type StaleTarget,
   type StoreOptions,
-} from './job-store.js';
+} from '../../queue/job-store.js';
+import { WorkSignal } from '../../queue/work-signal.js';
+import { BullmqKeys, type OpenEntry } from './bullmq-keys.js';
+import { bullmqLease } from './bullmq-lease.js';
 import { CLAIM, ENQUEUE, FLAG_CANCEL } from './redis-scripts.js';
-import { WorkSignal } from './work-signal.js';
 
 export interface BullmqStoreOptions extends StoreOptions {
   url: string;

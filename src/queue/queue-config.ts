@@ -39,6 +39,6 @@ export const queueEnvironment = {
   inProcessWorker: ['SELFDEBUG_IN_PROCESS_WORKER'],
 } as const satisfies Record<keyof QueueConfig, readonly string[]>;
 
-export function loadQueueConfig(env: Environment = process.env): QueueConfig {
+export function loadQueueConfig(env: Environment): QueueConfig {
   return readEnvironment(queueConfigSchema, queueEnvironment, env);
 }

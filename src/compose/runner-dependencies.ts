@@ -1,22 +1,20 @@
-import type { Logger } from 'probot';
 import { GitWorkspaceProvider } from '../adapters/git/index.js';
 import { GitHubCodeHost, type GitHubOctokit, useReconnectingFetch } from '../adapters/github/index.js';
 import { createLanguageModel } from '../adapters/openai/index.js';
-import { createSandboxProvider } from '../adapters/sandbox-provider.js';
-import type { AppConfig } from '../config/app-config.js';
-import { loadSandboxConfig } from '../config/load-config.js';
-import { loadModelConfig } from '../config/model-config.js';
-import type { JobRequest } from './job-request.js';
-import type { JobRunnerDependencies } from './run-job.js';
+import type { JobRunnerDependencies } from '../jobs/run-job.js';
+import type { JobRequest } from '../queue/job-request.js';
+import type { Logger } from '../util/logger.js';
+import { createSandboxProvider } from './sandbox-provider.js';
+import type { RunnerSettings } from './settings.js';
 
 /**
- * The job runner's production ports, built once by each entry point that
- * runs jobs: the App (src/index.ts) and `selfdebug worker`. Both
- * authenticate as the App's installation of the job's repository.
+ * The job runner's production ports, built once by each process that runs
+ * jobs: the App (src/index.ts) and `selfdebug worker`. Both authenticate as
+ * the App's installation of the job's repository.
  */
 export function runnerDependencies(
   auth: (installationId: number) => Promise<GitHubOctokit>,
-  appConfig: AppConfig,
+  settings: RunnerSettings,
   logger: Logger,
 ): JobRunnerDependencies {
   const octokitFor = async (request: JobRequest) => useReconnectingFetch(await auth(request.installationId));
@@ -33,13 +31,14 @@ export function runnerDependencies(
       return installation.token;
     },
     workspaces: new GitWorkspaceProvider(
-      appConfig.gitLoopbackHttp ? { allowedProtocols: ['https', 'http'] } : {},
+      settings.app.gitLoopbackHttp ? { allowedProtocols: ['https', 'http'] } : {},
     ),
     sandboxProviderFor: (config) => createSandboxProvider(config, logger),
     modelFor: (config) => createLanguageModel(config),
-    sandboxConfig: loadSandboxConfig(),
-    modelConfig: loadModelConfig(),
-    appConfig,
+    sandboxConfig: settings.sandbox,
+    modelConfig: settings.model,
+    appConfig: settings.app,
     logger,
+    environment: settings.environment,
   };
 }

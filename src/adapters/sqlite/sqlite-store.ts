@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
-import { watchFileChanges } from './file-change-signal.js';
-import { QueueError } from './job-errors.js';
-import { jobRecord } from './job-record.js';
+import { QueueError } from '../../errors/job-errors.js';
+import { jobRecord } from '../../queue/job-record.js';
 import {
   issueNumberOf,
   type JobMatch,
@@ -10,7 +9,7 @@ import {
   repositoryKey,
   serialKeyOf,
   staleBranchOf,
-} from './job-request.js';
+} from '../../queue/job-request.js';
 import {
   DEFAULT_LEASE_MS,
   DEFAULT_MAX_RUNS,
@@ -25,9 +24,10 @@ import {
   resultWithout,
   type StaleTarget,
   type StoreOptions,
-} from './job-store.js';
+} from '../../queue/job-store.js';
+import { WorkSignal } from '../../queue/work-signal.js';
+import { watchFileChanges } from './file-change-signal.js';
 import { type JobRow, SCHEMA, SCHEMA_VERSION, SQL } from './sqlite-schema.js';
-import { WorkSignal } from './work-signal.js';
 
 /** How often claims prune history too (cancelled and abandoned jobs end there, not in complete). */
 const PRUNE_EVERY_MS = 60_000;

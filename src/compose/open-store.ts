@@ -1,9 +1,9 @@
+import { BullmqJobStore } from '../adapters/bullmq/bullmq-store.js';
+import { SqliteJobStore } from '../adapters/sqlite/sqlite-store.js';
 import type { AppConfig } from '../config/app-config.js';
-import { BullmqJobStore } from './bullmq-store.js';
-import type { JobStore, StoreOptions } from './job-store.js';
-import { MemoryJobStore } from './memory-store.js';
-import type { QueueConfig } from './queue-config.js';
-import { SqliteJobStore } from './sqlite-store.js';
+import type { JobStore, StoreOptions } from '../queue/job-store.js';
+import { MemoryJobStore } from '../queue/memory-store.js';
+import type { QueueConfig } from '../queue/queue-config.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

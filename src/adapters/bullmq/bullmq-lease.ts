@@ -1,9 +1,9 @@
 import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { jobRecord } from '../../queue/job-record.js';
+import type { JobRequest } from '../../queue/job-request.js';
+import type { JobRecord, JobResult, Lease, LeaseStatus } from '../../queue/job-store.js';
 import type { BullmqKeys, OpenEntry } from './bullmq-keys.js';
-import { jobRecord } from './job-record.js';
-import type { JobRequest } from './job-request.js';
-import type { JobRecord, JobResult, Lease, LeaseStatus } from './job-store.js';
 import { ACQUIRE_CONTAINER, CHECKPOINT, HAND_BACK, RELEASE_CONTAINER, RENEW } from './redis-scripts.js';
 
 export interface BullmqLeaseParts {

@@ -1,0 +1,12 @@
+import type { Context } from 'probot';
+import { GitHubCodeHost, useReconnectingFetch } from '../adapters/github/index.js';
+import type { CodeHost } from '../code-host/code-host.js';
+
+/**
+ * The webhook handlers' CodeHost: the delivery's own Octokit, already
+ * authenticated as the installation the webhook came from, on its repository.
+ * Its idempotent requests are sent again on a stale keep-alive socket, as a job's are.
+ */
+export function contextCodeHost(context: Context): CodeHost {
+  return new GitHubCodeHost(useReconnectingFetch(context.octokit), context.repo());
+}

@@ -1,0 +1,38 @@
+import { type AppConfig, loadAppConfig } from '../config/app-config.js';
+import { loadSandboxConfig } from '../config/load-config.js';
+import { loadModelConfig, type ModelConfig } from '../config/model-config.js';
+import type { Environment } from '../config/read-environment.js';
+import type { SandboxConfig } from '../config/sandbox-config.js';
+import { loadQueueConfig, type QueueConfig } from '../queue/queue-config.js';
+
+/**
+ * What the composition root builds from. The entry points (src/index.ts,
+ * `selfdebug worker`) read it once from their environment and pass it
+ * down; nothing below them reads process.env.
+ */
+export interface JobSettings {
+  app: AppConfig;
+  queue: QueueConfig;
+}
+
+/** What a process that runs jobs needs beyond the queue's settings. */
+export interface RunnerSettings {
+  app: AppConfig;
+  sandbox: SandboxConfig;
+  model: ModelConfig;
+  /** Where a repository's `secret_env` values are looked up, so the report can redact them. */
+  environment: Environment;
+}
+
+export function readJobSettings(env: Environment): JobSettings {
+  return { app: loadAppConfig(env), queue: loadQueueConfig(env) };
+}
+
+/**
+ * Read apart from the queue's settings: a process that only enqueues (the
+ * App beside Redis workers) never needs a model or a sandbox, so their
+ * settings cannot stop it.
+ */
+export function readRunnerSettings(app: AppConfig, env: Environment): RunnerSettings {
+  return { app, sandbox: loadSandboxConfig(env), model: loadModelConfig(env), environment: env };
+}

@@ -1,0 +1,53 @@
+import type { GitHubOctokit } from '../adapters/github/index.js';
+import { runJobHandler } from '../jobs/job-handler.js';
+import type { Logger } from '../util/logger.js';
+import { openJobStore, runsJobsInProcess } from './open-store.js';
+import { runnerDependencies } from './runner-dependencies.js';
+import { type StartedJobs, serveJobs } from './serve-jobs.js';
+import type { JobSettings, RunnerSettings } from './settings.js';
+
+/** Probot's pino logger, or anything that tags a child logger per job the same way. */
+export interface ProcessLogger extends Logger {
+  child(bindings: Record<string, unknown>): Logger;
+}
+
+export interface StartJobsOptions {
+  settings: JobSettings;
+  /** Read only when this process runs jobs (see runsJobsInProcess); called before the queue opens. */
+  runnerSettings: () => RunnerSettings;
+  auth: (installationId: number) => Promise<GitHubOctokit>;
+  logger: ProcessLogger;
+  /** Whether this process runs jobs; unset, the settings decide (the App). `selfdebug worker` always does. */
+  runsJobs?: boolean;
+  /** Runs first on shutdown: the App lets acknowledged deliveries enqueue before the queue closes. */
+  beforeStop?: () => Promise<void>;
+}
+
+/**
+ * The one way the App and `selfdebug worker` start and stop job processing:
+ * builds the runner's ports from settings, opens the queue, starts a worker
+ * when this process runs jobs, and on SIGTERM or SIGINT stops it (see
+ * serveJobs). The runner is built before the queue opens, so a bad setting
+ * stops the process before anything is left open.
+ */
+export function startJobs(options: StartJobsOptions): StartedJobs {
+  const { settings, logger } = options;
+  const runsJobs = options.runsJobs ?? runsJobsInProcess(settings.app, settings.queue);
+  const runner = runsJobs ? runnerDependencies(options.auth, options.runnerSettings(), logger) : null;
+  const store = openJobStore(settings.app, settings.queue);
+  const handler = runner
+    ? runJobHandler(runner, {
+        loggerFor: (job) =>
+          logger.child({ job: job.request.id, delivery: job.request.deliveryId, run: job.run }),
+      })
+    : null;
+  return serveJobs({
+    store,
+    worker: handler
+      ? { handler, concurrency: settings.app.concurrency, maxContainers: settings.app.maxContainers }
+      : null,
+    shutdownMs: settings.queue.shutdownSeconds * 1000,
+    logger,
+    ...(options.beforeStop ? { beforeStop: options.beforeStop } : {}),
+  });
+}
