@@ -4,6 +4,7 @@ import { JobCancelledError } from '../../src/jobs/job-errors.js';
 import { runLoop } from '../../src/loop/run-loop.js';
 import type { LanguageModel } from '../../src/model/language-model.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
+import type { ExecTimers } from '../../src/sandbox/exec-limits.js';
 import {
   decide,
   eventsOf,
@@ -155,12 +156,21 @@ describe('runLoop', () => {
   });
 
   it('treats a command that times out as a failure it can fix', async () => {
-    const sandbox = await sandboxWith({ 'app.py': 'import time\ntime.sleep(3600)\n' });
+    // The scheduler, not the machine's speed, decides: the first run's limit passes as soon as it is set,
+    // and no later one ever does. The broken run never ends on its own; the fixed one does.
+    let armed = 0;
+    const timers: ExecTimers = {
+      setTimeout: (callback) => {
+        if (armed++ === 0) setImmediate(callback);
+        return armed;
+      },
+      clearTimeout: () => {},
+    };
+    const sandbox = await sandboxWith({ 'app.py': 'import time\ntime.sleep(3600)\n' }, timers);
     const model = new ScriptedModel([
       fix('remove the sleep', [{ path: 'app.py', search: 'time.sleep(3600)', replace: 'pass' }]),
       reflect(),
     ]);
-    // The limit leaves the fixed run seconds to start Python on a loaded machine; the broken one never ends.
     const result = await runLoop({ task, limits: limits({ commandTimeoutSeconds: 5 }), model, sandbox });
     const [reproduced] = eventsOf(result.events, 'reproduced');
     expect(reproduced?.runs[0]).toMatchObject({ exitCode: 124, reason: 'timed out after 5 s' });
