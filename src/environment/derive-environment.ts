@@ -1,6 +1,6 @@
-import { matchJob, substitute, usesSecret } from '../ci-logs/workflow-matrix.js';
+import { substitute, usesSecret } from '../ci-logs/workflow-matrix.js';
 import { findFailedJob, type StepQuery, type WorkflowFiles } from '../ci-logs/workflow-step.js';
-import { parseWorkflow, type WorkflowStep } from '../ci-logs/workflow-yaml.js';
+import type { WorkflowStep } from '../ci-logs/workflow-yaml.js';
 import { toolchainImage } from './toolchain-images.js';
 
 export interface SetupStep {
