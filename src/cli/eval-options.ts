@@ -6,6 +6,7 @@ import {
   type OptionSpec,
   parseOptions,
   SHARED_OPTIONS,
+  type SharedValues,
   sharedValues,
   UsageError,
   wholeNumber,
@@ -19,7 +20,7 @@ export class EvalUsageError extends UsageError {
 }
 
 /** `selfdebug eval` as typed; `undefined` means "not given: keep the environment's setting". */
-export interface EvalOptions {
+export interface EvalOptions extends SharedValues {
   dir: string;
   out: string | undefined;
   fresh: boolean;
@@ -27,12 +28,6 @@ export interface EvalOptions {
   concurrency: number;
   baseline: boolean;
   scripted: ScriptedKind | undefined;
-  sandbox: 'docker' | 'local' | undefined;
-  image: string | undefined;
-  maxAttempts: number | undefined;
-  timeoutSeconds: number | undefined;
-  model: string | undefined;
-  baseUrl: string | undefined;
 }
 
 export type EvalRequest = { kind: 'help' } | { kind: 'run'; options: EvalOptions };

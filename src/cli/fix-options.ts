@@ -3,28 +3,22 @@ import {
   MAX_ATTEMPTS_LIMIT,
   type OptionSpec,
   parseOptions,
+  type SandboxChoice,
   SHARED_OPTIONS,
+  type SharedValues,
   sharedValues,
   UsageError,
 } from './option-values.js';
 
-export { MAX_ATTEMPTS_LIMIT, UsageError };
-
-export type SandboxChoice = 'docker' | 'local';
+export { MAX_ATTEMPTS_LIMIT, type SandboxChoice, UsageError };
 
 /** `selfdebug fix` as typed; `undefined` means "not given: keep the environment's setting". */
-export interface FixOptions {
+export interface FixOptions extends SharedValues {
   /** Unset when the folder's .github/selfdebug.yml names the command. */
   command: string | undefined;
   dir: string;
   setup: string[];
   description: string | undefined;
-  sandbox: SandboxChoice | undefined;
-  image: string | undefined;
-  maxAttempts: number | undefined;
-  timeoutSeconds: number | undefined;
-  model: string | undefined;
-  baseUrl: string | undefined;
   patch: string | undefined;
   replay: string | undefined;
   record: string | undefined;

@@ -104,7 +104,9 @@ export function baseUrl(value: string | undefined, refuse: Refuse): string | und
   return value;
 }
 
-export function sandboxChoice(value: string | undefined, refuse: Refuse): 'docker' | 'local' | undefined {
+export type SandboxChoice = 'docker' | 'local';
+
+export function sandboxChoice(value: string | undefined, refuse: Refuse): SandboxChoice | undefined {
   if (value === undefined || value === 'docker' || value === 'local') return value;
   throw refuse(`--sandbox must be "docker" or "local", got "${value}".`);
 }
@@ -159,7 +161,7 @@ export function parseOptions<Options extends Record<string, OptionSpec>>(
 
 /** The values of SHARED_OPTIONS; `undefined` means "not given: keep the environment's setting". */
 export interface SharedValues {
-  sandbox: 'docker' | 'local' | undefined;
+  sandbox: SandboxChoice | undefined;
   image: string | undefined;
   maxAttempts: number | undefined;
   timeoutSeconds: number | undefined;
