@@ -125,8 +125,10 @@ describe('GitHubCodeHost check runs', () => {
   });
 
   it('sends only what changed, without completed_at, while the run is in progress', async () => {
-    githubApi().patch(`${checkRuns}/504`, { status: 'in_progress' }).reply(200, { id: 504 });
+    const api = githubApi().patch(`${checkRuns}/504`, { status: 'in_progress' }).reply(200, { id: 504 });
 
     await host().updateCheckRun(504, { status: 'in_progress' });
+    // The mock matches the body exactly: being used proves nothing else was sent.
+    expect(api.isDone()).toBe(true);
   });
 });

@@ -92,7 +92,7 @@ describe('GitHubCodeHost comments', () => {
   });
 
   it('reacts to an issue and to an issue comment', async () => {
-    githubApi()
+    const api = githubApi()
       .post(`${repo}/issues/7/reactions`, { content: 'eyes' })
       .reply(201, { id: 1, content: 'eyes' })
       .post(`${repo}/issues/comments/55/reactions`, { content: 'rocket' })
@@ -100,15 +100,18 @@ describe('GitHubCodeHost comments', () => {
 
     await host().react({ issueNumber: 7 }, 'eyes');
     await host().react({ commentId: 55 }, 'rocket');
+    expect(api.isDone()).toBe(true);
   });
 
   it('adds labels, and sends nothing for none', async () => {
-    githubApi()
+    const api = githubApi()
       .post(`${repo}/issues/7/labels`, { labels: ['selfdebug', 'bug'] })
       .reply(200, [{ name: 'selfdebug' }, { name: 'bug' }]);
 
     await host().addLabels(7, ['selfdebug', 'bug']);
     await host().addLabels(7, []);
+    // One request for the two labels; none for the empty list (an unmatched request fails in afterEach).
+    expect(api.isDone()).toBe(true);
   });
 });
 
