@@ -34,14 +34,7 @@ async function runAttempt(session: LoopSession, attempt: number, latest: LatestR
   session.checkBudgets();
   session.attemptsStarted = attempt;
   await session.emit({ type: 'attempt-started', attempt, maxAttempts: limits.maxAttempts });
-  const record: AttemptRecord = {
-    attempt,
-    analysis: null,
-    diff: '',
-    problems: null,
-    result: null,
-    decision: null,
-  };
+  const record = newRecord(attempt);
   const proposal = await propose(session, attempt, latest.failure);
   if (proposal instanceof InvalidModelOutputError) {
     // A bad answer costs this attempt, not the job: the next one is told what was wrong with it.
@@ -165,4 +158,8 @@ async function fallBack(
   const fallback = fallbackDecision(attempt, error);
   await session.emit(fallback.event);
   return fallback.decision;
+}
+
+function newRecord(attempt: number): AttemptRecord {
+  return { attempt, analysis: null, diff: '', problems: null, result: null, decision: null };
 }
