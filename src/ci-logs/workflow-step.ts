@@ -1,8 +1,9 @@
-import { matchJob, substitute, usesSecret } from './workflow-matrix.js';
+import { type MatchedJob, matchJob, substitute, usesSecret } from './workflow-matrix.js';
 import {
   type CompositeAction,
   parseCompositeAction,
   parseWorkflow,
+  type Workflow,
   type WorkflowJob,
   type WorkflowStep,
 } from './workflow-yaml.js';
@@ -57,13 +58,25 @@ export function recoverStep(workflowText: string, jobName: string, stepName: str
   return recoverFailingStep({ workflow: workflowText }, { job: jobName, step: stepName });
 }
 
-export function recoverFailingStep(files: WorkflowFiles, query: StepQuery): RecoveredStep | null {
+/** The failed job in its workflow, with its matrix values and where its failing step is (-1: not found). */
+export interface FailedJob extends MatchedJob {
+  workflow: Workflow;
+  failing: number;
+}
+
+export function findFailedJob(files: WorkflowFiles, query: StepQuery): FailedJob | null {
   const workflow = parseWorkflow(files.workflow);
   if (!workflow) return null;
   const matched = matchJob(workflow, query.job);
   if (!matched) return null;
-  const { job, matrix } = matched;
-  let index = findStep(job, query, matrix);
+  return { ...matched, workflow, failing: findStep(matched.job, query, matched.matrix) };
+}
+
+export function recoverFailingStep(files: WorkflowFiles, query: StepQuery): RecoveredStep | null {
+  const failed = findFailedJob(files, query);
+  if (!failed) return null;
+  const { workflow, job, matrix } = failed;
+  let index = failed.failing;
   if (index === -1 && query.logStep) {
     // A title no top-level step has may be an inner step of a local composite action.
     index = job.steps.findIndex((step) => {

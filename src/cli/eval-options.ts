@@ -1,13 +1,13 @@
-import { parseArgs } from 'node:util';
 import { QUIXBUGS_DEFAULT_PATH } from '../eval/quixbugs.js';
 import { SCRIPTED_KINDS, type ScriptedKind } from '../eval/scripted-models.js';
 import { loopLimitsSchema } from '../loop/task.js';
 import {
-  baseUrl,
-  checkOptionTokens,
+  MAX_ATTEMPTS_LIMIT,
   type OptionSpec,
-  sandboxChoice,
-  timeoutSeconds,
+  parseOptions,
+  SHARED_OPTIONS,
+  type SharedValues,
+  sharedValues,
   UsageError,
   wholeNumber,
 } from './option-values.js';
@@ -20,7 +20,7 @@ export class EvalUsageError extends UsageError {
 }
 
 /** `selfdebug eval` as typed; `undefined` means "not given: keep the environment's setting". */
-export interface EvalOptions {
+export interface EvalOptions extends SharedValues {
   dir: string;
   out: string | undefined;
   fresh: boolean;
@@ -28,17 +28,10 @@ export interface EvalOptions {
   concurrency: number;
   baseline: boolean;
   scripted: ScriptedKind | undefined;
-  sandbox: 'docker' | 'local' | undefined;
-  image: string | undefined;
-  maxAttempts: number | undefined;
-  timeoutSeconds: number | undefined;
-  model: string | undefined;
-  baseUrl: string | undefined;
 }
 
 export type EvalRequest = { kind: 'help' } | { kind: 'run'; options: EvalOptions };
 
-const MAX_ATTEMPTS_LIMIT = 20;
 const MAX_CONCURRENCY = 32;
 const DEFAULT_LIMITS = loopLimitsSchema.parse({});
 
@@ -77,78 +70,49 @@ export const EVAL_USAGE = [
 ].join('\n');
 
 const OPTIONS = {
+  ...SHARED_OPTIONS,
   out: { type: 'string' },
   fresh: { type: 'boolean' },
   task: { type: 'string', multiple: true },
   concurrency: { type: 'string' },
   'no-baseline': { type: 'boolean' },
   scripted: { type: 'string' },
-  sandbox: { type: 'string' },
-  image: { type: 'string' },
-  'max-attempts': { type: 'string' },
-  timeout: { type: 'string' },
-  model: { type: 'string' },
-  'base-url': { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
 } as const satisfies Record<string, OptionSpec>;
 
 const refuse = (message: string) => new EvalUsageError(message);
 
-type OptionName = keyof typeof OPTIONS;
-
 /** Turns the arguments after `eval` into options; pure, and every problem is an EvalUsageError. */
 export function parseEvalOptions(argv: readonly string[]): EvalRequest {
-  const { values, positionals, tokens } = parseArgs({
-    args: [...argv],
-    options: OPTIONS,
-    allowPositionals: true,
-    strict: false,
-    tokens: true,
-  });
-  checkOptionTokens(tokens, OPTIONS, 'eval', refuse);
-  if (values.help === true) return { kind: 'help' };
-  const [dir, ...extra] = positionals;
+  const parsed = parseOptions(argv, OPTIONS, 'eval', refuse);
+  if (parsed.help) return { kind: 'help' };
+  const [dir, ...extra] = parsed.positionals;
   if (dir === undefined) {
     throw new EvalUsageError(
       `Missing the suite folder: selfdebug eval eval/tasks, or selfdebug eval ${QUIXBUGS_DEFAULT_PATH}.`,
     );
   }
   if (extra.length > 0) throw new EvalUsageError(`"eval" takes one folder, got also: ${extra.join(' ')}.`);
-  const text = (name: OptionName): string | undefined => {
-    const value = values[name];
-    return typeof value === 'string' ? value : undefined;
-  };
-  const tasks = values.task;
-  const scripted = text('scripted');
+  const scripted = parsed.text('scripted');
   if (scripted !== undefined && !isScriptedKind(scripted)) {
     throw new EvalUsageError(`--scripted must be one of ${SCRIPTED_KINDS.join(', ')}, got "${scripted}".`);
   }
-  const sandbox = sandboxChoice(text('sandbox'), refuse);
-  if (scripted !== undefined && (text('model') !== undefined || text('base-url') !== undefined)) {
+  const { sandbox, ...shared } = sharedValues(parsed, refuse);
+  if (scripted !== undefined && (shared.model !== undefined || parsed.text('base-url') !== undefined)) {
     throw new EvalUsageError('--scripted needs no model server: leave out --model and --base-url.');
   }
+  const concurrencyRange = { min: 1, max: MAX_CONCURRENCY };
   return {
     kind: 'run',
     options: {
       dir,
-      out: text('out'),
-      fresh: values.fresh === true,
-      tasks: Array.isArray(tasks) ? tasks.filter((value) => typeof value === 'string') : [],
-      concurrency:
-        wholeNumber('--concurrency', text('concurrency'), { min: 1, max: MAX_CONCURRENCY }, refuse) ?? 1,
-      baseline: values['no-baseline'] !== true,
+      out: parsed.text('out'),
+      fresh: parsed.flag('fresh'),
+      tasks: parsed.list('task'),
+      concurrency: wholeNumber('--concurrency', parsed.text('concurrency'), concurrencyRange, refuse) ?? 1,
+      baseline: !parsed.flag('no-baseline'),
       scripted,
       sandbox,
-      image: text('image'),
-      maxAttempts: wholeNumber(
-        '--max-attempts',
-        text('max-attempts'),
-        { min: 1, max: MAX_ATTEMPTS_LIMIT },
-        refuse,
-      ),
-      timeoutSeconds: timeoutSeconds(text('timeout'), refuse),
-      model: text('model'),
-      baseUrl: baseUrl(text('base-url'), refuse),
+      ...shared,
     },
   };
 }

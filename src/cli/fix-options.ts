@@ -1,32 +1,24 @@
-import { parseArgs } from 'node:util';
 import { loopLimitsSchema } from '../loop/task.js';
 import {
-  baseUrl,
-  checkOptionTokens,
+  MAX_ATTEMPTS_LIMIT,
   type OptionSpec,
-  sandboxChoice,
-  timeoutSeconds,
+  parseOptions,
+  type SandboxChoice,
+  SHARED_OPTIONS,
+  type SharedValues,
+  sharedValues,
   UsageError,
-  wholeNumber,
 } from './option-values.js';
 
-export { UsageError };
-
-export type SandboxChoice = 'docker' | 'local';
+export { MAX_ATTEMPTS_LIMIT, type SandboxChoice, UsageError };
 
 /** `selfdebug fix` as typed; `undefined` means "not given: keep the environment's setting". */
-export interface FixOptions {
+export interface FixOptions extends SharedValues {
   /** Unset when the folder's .github/selfdebug.yml names the command. */
   command: string | undefined;
   dir: string;
   setup: string[];
   description: string | undefined;
-  sandbox: SandboxChoice | undefined;
-  image: string | undefined;
-  maxAttempts: number | undefined;
-  timeoutSeconds: number | undefined;
-  model: string | undefined;
-  baseUrl: string | undefined;
   patch: string | undefined;
   replay: string | undefined;
   record: string | undefined;
@@ -34,7 +26,6 @@ export interface FixOptions {
 
 export type FixRequest = { kind: 'help' } | { kind: 'run'; options: FixOptions };
 
-export const MAX_ATTEMPTS_LIMIT = 20;
 const DEFAULT_LIMITS = loopLimitsSchema.parse({});
 
 export const FIX_USAGE = [
@@ -71,72 +62,41 @@ export const FIX_USAGE = [
 ].join('\n');
 
 const OPTIONS = {
+  ...SHARED_OPTIONS,
   command: { type: 'string' },
   dir: { type: 'string' },
   setup: { type: 'string', multiple: true },
   description: { type: 'string' },
-  sandbox: { type: 'string' },
-  image: { type: 'string' },
-  'max-attempts': { type: 'string' },
-  timeout: { type: 'string' },
-  model: { type: 'string' },
-  'base-url': { type: 'string' },
   patch: { type: 'string' },
   replay: { type: 'string' },
   record: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
 } as const satisfies Record<string, OptionSpec>;
 
 const refuse = (message: string) => new UsageError(message, 'fix');
 
-type OptionName = keyof typeof OPTIONS;
-
 /** Turns the arguments after `fix` into options; pure, and every problem is a UsageError. */
 export function parseFixOptions(argv: readonly string[]): FixRequest {
-  // Lenient parsing plus our own checks: strict mode's errors are long and only a message string.
-  const { values, positionals, tokens } = parseArgs({
-    args: [...argv],
-    options: OPTIONS,
-    allowPositionals: true,
-    strict: false,
-    tokens: true,
-  });
-  checkOptionTokens(tokens, OPTIONS, 'fix', refuse);
-  if (values.help === true) return { kind: 'help' };
-  if (positionals.length > 0) {
+  const parsed = parseOptions(argv, OPTIONS, 'fix', refuse);
+  if (parsed.help) return { kind: 'help' };
+  if (parsed.positionals.length > 0) {
     throw new UsageError(
-      `"fix" takes no arguments, got: ${positionals.join(' ')}. ` +
+      `"fix" takes no arguments, got: ${parsed.positionals.join(' ')}. ` +
         'Quote the command as one value: --command "python3 main.py".',
     );
   }
-
-  const text = (name: OptionName): string | undefined => {
-    const value = values[name];
-    return typeof value === 'string' ? value : undefined;
-  };
-  const command = text('command');
-  const setup = values.setup;
+  const { sandbox, ...shared } = sharedValues(parsed, refuse);
   return {
     kind: 'run',
     options: {
-      command,
-      dir: text('dir') ?? '.',
-      setup: Array.isArray(setup) ? setup.filter((value) => typeof value === 'string') : [],
-      description: text('description'),
-      sandbox: sandboxChoice(text('sandbox'), refuse),
-      image: text('image'),
-      maxAttempts: wholeNumber(
-        '--max-attempts',
-        text('max-attempts'),
-        { min: 1, max: MAX_ATTEMPTS_LIMIT },
-        refuse,
-      ),
-      timeoutSeconds: timeoutSeconds(text('timeout'), refuse),
-      model: text('model'),
-      baseUrl: baseUrl(text('base-url'), refuse),
-      patch: text('patch'),
-      replay: text('replay'),
-      record: text('record'),
+      command: parsed.text('command'),
+      dir: parsed.text('dir') ?? '.',
+      setup: parsed.list('setup'),
+      description: parsed.text('description'),
+      sandbox,
+      ...shared,
+      patch: parsed.text('patch'),
+      replay: parsed.text('replay'),
+      record: parsed.text('record'),
     },
   };
 }

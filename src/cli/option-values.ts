@@ -1,3 +1,4 @@
+import { parseArgs } from 'node:util';
 import { SelfdebugError } from '../errors/selfdebug-error.js';
 
 /** The person typed something a command cannot run; the message says what to type instead. */
@@ -103,7 +104,82 @@ export function baseUrl(value: string | undefined, refuse: Refuse): string | und
   return value;
 }
 
-export function sandboxChoice(value: string | undefined, refuse: Refuse): 'docker' | 'local' | undefined {
+export type SandboxChoice = 'docker' | 'local';
+
+export function sandboxChoice(value: string | undefined, refuse: Refuse): SandboxChoice | undefined {
   if (value === undefined || value === 'docker' || value === 'local') return value;
   throw refuse(`--sandbox must be "docker" or "local", got "${value}".`);
+}
+
+export const MAX_ATTEMPTS_LIMIT = 20;
+
+/** The options `fix` and `eval` share, meaning the same in both. */
+export const SHARED_OPTIONS = {
+  sandbox: { type: 'string' },
+  image: { type: 'string' },
+  'max-attempts': { type: 'string' },
+  timeout: { type: 'string' },
+  model: { type: 'string' },
+  'base-url': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies Record<string, OptionSpec>;
+
+/** A command's arguments, checked, and read by option name. */
+export interface ParsedOptions<Name extends string> {
+  positionals: string[];
+  help: boolean;
+  text(name: Name): string | undefined;
+  flag(name: Name): boolean;
+  /** Every value of a repeatable option, in the order given. */
+  list(name: Name): string[];
+}
+
+/** Lenient parsing plus our own checks: strict mode's errors are long and only a message string. */
+export function parseOptions<Options extends Record<string, OptionSpec>>(
+  argv: readonly string[],
+  options: Options,
+  command: string,
+  refuse: Refuse,
+): ParsedOptions<Extract<keyof Options, string>> {
+  const parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: false, tokens: true });
+  checkOptionTokens(parsed.tokens, options, command, refuse);
+  const values: Record<string, unknown> = parsed.values;
+  return {
+    positionals: parsed.positionals,
+    help: values.help === true,
+    text: (name) => {
+      const value = values[name];
+      return typeof value === 'string' ? value : undefined;
+    },
+    flag: (name) => values[name] === true,
+    list: (name) => {
+      const value = values[name];
+      return Array.isArray(value) ? value.filter((entry) => typeof entry === 'string') : [];
+    },
+  };
+}
+
+/** The values of SHARED_OPTIONS; `undefined` means "not given: keep the environment's setting". */
+export interface SharedValues {
+  sandbox: SandboxChoice | undefined;
+  image: string | undefined;
+  maxAttempts: number | undefined;
+  timeoutSeconds: number | undefined;
+  model: string | undefined;
+  baseUrl: string | undefined;
+}
+
+export function sharedValues(
+  parsed: ParsedOptions<keyof typeof SHARED_OPTIONS>,
+  refuse: Refuse,
+): SharedValues {
+  const attemptsRange = { min: 1, max: MAX_ATTEMPTS_LIMIT };
+  return {
+    sandbox: sandboxChoice(parsed.text('sandbox'), refuse),
+    image: parsed.text('image'),
+    maxAttempts: wholeNumber('--max-attempts', parsed.text('max-attempts'), attemptsRange, refuse),
+    timeoutSeconds: timeoutSeconds(parsed.text('timeout'), refuse),
+    model: parsed.text('model'),
+    baseUrl: baseUrl(parsed.text('base-url'), refuse),
+  };
 }

@@ -1,6 +1,6 @@
-import { matchJob, substitute, usesSecret } from '../ci-logs/workflow-matrix.js';
-import { findStep, type StepQuery, type WorkflowFiles } from '../ci-logs/workflow-step.js';
-import { parseWorkflow, type WorkflowStep } from '../ci-logs/workflow-yaml.js';
+import { substitute, usesSecret } from '../ci-logs/workflow-matrix.js';
+import { findFailedJob, type StepQuery, type WorkflowFiles } from '../ci-logs/workflow-step.js';
+import type { WorkflowStep } from '../ci-logs/workflow-yaml.js';
 import { toolchainImage } from './toolchain-images.js';
 
 export interface SetupStep {
@@ -42,12 +42,9 @@ export function deriveEnvironment(
   query: StepQuery,
   options: { images?: Record<string, string> } = {},
 ): DerivedEnvironment | null {
-  const workflow = parseWorkflow(files.workflow);
-  if (!workflow) return null;
-  const matched = matchJob(workflow, query.job);
-  if (!matched) return null;
-  const { job, matrix } = matched;
-  const failing = findStep(job, query, matrix);
+  const failed = findFailedJob(files, query);
+  if (!failed) return null;
+  const { workflow, job, matrix, failing } = failed;
   const before = job.steps.slice(0, failing === -1 ? job.steps.length : failing);
   const derived: DerivedEnvironment = { image: null, imageReason: '', setup: [], services: [], skipped: [] };
   const unresolved = new Set<string>();

@@ -8,6 +8,7 @@ import type {
   ToolCall,
   ToolDefinition,
 } from '../model/language-model.js';
+import { type Clock, realClock } from './clock.js';
 import { jsonSchemaOf } from './schemas.js';
 import { clip, estimateTokens } from './tokens.js';
 
@@ -25,6 +26,8 @@ export interface StructuredCall<T> {
   schemaName: string;
   tools?: ToolBox;
   signal?: AbortSignal;
+  /** Times each request for `onResponse`; the real clock unless a test brings its own. */
+  clock?: Clock;
   /** Told about every response, before anything else happens with it. */
   onResponse: (
     response: ModelResponse,
@@ -56,16 +59,17 @@ const NO_TOOLS_LEFT = 'No tool calls are left. Answer now with the JSON object o
 export async function completeStructured<T>(call: StructuredCall<T>): Promise<T> {
   const messages = [...call.messages];
   const output = { name: call.schemaName, schema: jsonSchemaOf(call.schema) };
+  const clock = call.clock ?? realClock;
   const send = async (purpose: ModelPurpose, tools?: ToolDefinition[]) => {
     call.signal?.throwIfAborted();
-    const started = performance.now();
+    const started = clock.now();
     const response = await call.model.complete({
       purpose,
       messages,
       ...(tools ? { tools } : { output }),
       signal: call.signal,
     });
-    await call.onResponse(response, purpose, promptTokens(messages), Math.round(performance.now() - started));
+    await call.onResponse(response, purpose, promptTokens(messages), Math.round(clock.now() - started));
     return response;
   };
 

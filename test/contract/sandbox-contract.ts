@@ -1,6 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WorkspacePathError } from '../../src/errors/index.js';
 import type { Sandbox, SandboxProvider } from '../../src/sandbox/sandbox.js';
 import { withSandbox } from '../../src/sandbox/with-sandbox.js';
@@ -104,15 +104,20 @@ export function sandboxContract(subject: ContractSubject): void {
     it('cancels through an AbortSignal like a timeout, and stays usable', async () => {
       const { sandbox } = await openWith();
       const controller = new AbortController();
-      setTimeout(() => controller.abort(), 500);
-      const result = await sandbox.exec('echo waiting; sleep 30', { signal: controller.signal });
+      const marker = `sleep 5${Math.floor(Math.random() * 1000) + 1000}`;
+      // Aborted once the command is seen running, not after a guessed delay; only the abort can end it.
+      const running = sandbox.exec(`echo waiting; touch .running; ${marker}`, { signal: controller.signal });
+      await seenRunning(sandbox);
+      controller.abort();
+      const result = await running;
       expect(result).toMatchObject({
         exitCode: 130,
         end: 'cancelled',
         reason: 'cancelled',
         stdout: 'waiting\n',
       });
-      expect(result.durationMs).toBeLessThan(10_000);
+      const survivors = await sandbox.exec(`ps -eo args | grep -c '^${marker}$' || true`);
+      expect(survivors.stdout.trim()).toBe('0');
       expect((await sandbox.exec('echo next')).stdout).toBe('next\n');
     });
 
@@ -288,9 +293,10 @@ export function sandboxContract(subject: ContractSubject): void {
         { jobId: 'contract-cancel', workspace: host, signal: controller.signal },
         async (sandbox) => {
           id = sandbox.id;
-          const running = sandbox.exec('sleep 30', { signal: controller.signal });
-          // Aborted once the sandbox is open: a fixed delay from the start raced a slow engine's start-up.
-          setTimeout(() => controller.abort(), 300);
+          const running = sandbox.exec('touch .running; sleep 3600', { signal: controller.signal });
+          // Aborted once the command is seen running: a fixed delay raced a slow engine's start-up.
+          await seenRunning(sandbox);
+          controller.abort();
           return running;
         },
       );
@@ -298,5 +304,13 @@ export function sandboxContract(subject: ContractSubject): void {
       expect(result.end).toBe('cancelled');
       expect(await subject.exists(id)).toBe(false);
     });
+  });
+}
+
+/** Resolves once a command has left its `.running` mark in the workspace. */
+async function seenRunning(sandbox: Sandbox): Promise<void> {
+  await vi.waitFor(async () => expect(await sandbox.readFile('.running')).not.toBeNull(), {
+    timeout: 60_000,
+    interval: 20,
   });
 }

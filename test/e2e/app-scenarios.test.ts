@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { JOB_LABEL } from '../../src/adapters/docker/labels.js';
+import { SqliteJobStore } from '../../src/adapters/sqlite/sqlite-store.js';
 import { GitHubStandin, type StandinRepository } from '../fakes/github-standin/standin.js';
 import { type RuleModelServer, startRuleModelServer } from '../fakes/rule-model-server.js';
 import { describeWithDocker, TEST_IMAGE } from '../helpers/docker.js';
@@ -127,13 +128,15 @@ describeWithDocker('the App end to end', () => {
     stats = await standin.createRepository('octo-org', 'stats', [STATS.files]);
     standin.setPermission(stats.fullName, 'alice', 'write');
     const mainBefore = await standin.branchSha(stats.fullName, 'main');
-    const { issue, delivery } = await mention(
+    const { issue } = await mention(
       stats,
       'alice',
       '@selfdebug fix',
       '`python stats.py` crashes with a NameError',
     );
-    expect(delivery.ms).toBeLessThan(10_000);
+    // A thin handler: the delivery is answered once the job is queued, before the job has run (GitHub
+    // cuts a delivery off after 10 s; how fast the answer comes is bench/'s to measure, not a test's).
+    expect(standin.pulls(stats.fullName)).toEqual([]);
 
     await until('the pull request', () => standin.pulls(stats.fullName).length === 1);
     await until('the check run to complete', () =>
@@ -297,8 +300,13 @@ describeWithDocker('the App end to end', () => {
     const [, refusal] = standin.comments(repo.fullName, issue.number);
     expect(refusal!.body).toMatch(/@mallory/);
     expect(refusal!.body).toMatch(/write/);
-    // Give a worker the time it would take to pick a job up: none comes.
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    // The App decides before it answers a delivery: what it queued for this one is already in the queue.
+    const queue = new SqliteJobStore(settings.queuePath);
+    try {
+      expect(await queue.history({ repository: repo.fullName })).toEqual([]);
+    } finally {
+      await queue.close();
+    }
     expect(statusComment(repo, issue.number)).toBeUndefined();
     expect(model.calls.length).toBe(callsBefore);
     expect(standin.checkRuns(repo.fullName)).toEqual([]);

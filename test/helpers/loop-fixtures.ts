@@ -7,18 +7,26 @@ import type { LoopEvent } from '../../src/loop/events.js';
 import type { Reflection } from '../../src/loop/schemas.js';
 import { type LoopLimits, type LoopLimitsInput, loopLimitsSchema } from '../../src/loop/task.js';
 import { type ScriptedAnswer, ScriptedModel } from '../../src/model/scripted-model.js';
+import type { ExecTimers } from '../../src/sandbox/exec-limits.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import { useTempDirs } from './temp-dir.js';
 
-/** Local sandboxes over temporary workspaces, disposed after each test. */
-export function useLocalSandboxes(): (files: Record<string, string>) => Promise<Sandbox> {
+/**
+ * Local sandboxes over temporary workspaces, disposed after each test; `timers`
+ * decides when a command's time limit passes (the real scheduler by default).
+ */
+export function useLocalSandboxes(): (
+  files: Record<string, string>,
+  timers?: ExecTimers,
+) => Promise<Sandbox> {
   const tempDir = useTempDirs();
   const open: Sandbox[] = [];
   afterEach(async () => {
     await Promise.all(open.splice(0).map((sandbox) => sandbox.dispose()));
   });
-  const provider = new LocalSandboxProvider(parseSandboxConfig({ kind: 'local' }), undefined, () => {});
-  return async (files) => {
+  const config = parseSandboxConfig({ kind: 'local' });
+  return async (files, timers) => {
+    const provider = new LocalSandboxProvider(config, undefined, () => {}, undefined, timers);
     const workspace = await tempDir();
     for (const [path, content] of Object.entries(files)) {
       await mkdir(dirname(join(workspace, path)), { recursive: true });

@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ModelApiError } from '../../src/errors/index.js';
 import { JobCancelledError } from '../../src/errors/job-errors.js';
 import { runLoop } from '../../src/loop/run-loop.js';
 import type { LanguageModel } from '../../src/model/language-model.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
+import type { ExecTimers } from '../../src/sandbox/exec-limits.js';
 import {
   decide,
   eventsOf,
@@ -155,12 +156,21 @@ describe('runLoop', () => {
   });
 
   it('treats a command that times out as a failure it can fix', async () => {
-    const sandbox = await sandboxWith({ 'app.py': 'import time\ntime.sleep(3600)\n' });
+    // The scheduler, not the machine's speed, decides: the first run's limit passes as soon as it is set,
+    // and no later one ever does. The broken run never ends on its own; the fixed one does.
+    let armed = 0;
+    const timers: ExecTimers = {
+      setTimeout: (callback) => {
+        if (armed++ === 0) setImmediate(callback);
+        return armed;
+      },
+      clearTimeout: () => {},
+    };
+    const sandbox = await sandboxWith({ 'app.py': 'import time\ntime.sleep(3600)\n' }, timers);
     const model = new ScriptedModel([
       fix('remove the sleep', [{ path: 'app.py', search: 'time.sleep(3600)', replace: 'pass' }]),
       reflect(),
     ]);
-    // The limit leaves the fixed run seconds to start Python on a loaded machine; the broken one never ends.
     const result = await runLoop({ task, limits: limits({ commandTimeoutSeconds: 5 }), model, sandbox });
     const [reproduced] = eventsOf(result.events, 'reproduced');
     expect(reproduced?.runs[0]).toMatchObject({ exitCode: 124, reason: 'timed out after 5 s' });
@@ -255,6 +265,35 @@ describe('runLoop', () => {
     expect(costs[0]).toBeCloseTo((900 * 2 + 100 * 8) / 1e6, 10);
   });
 
+  it('ends with budget-exhausted when the time budget is used up, timed by the clock it is given', async () => {
+    const sandbox = await sandboxWith({ 'app.py': BROKEN });
+    // Time passes only while the model answers: 40 s an answer, against a 60 s budget.
+    const clock = { now: () => elapsed };
+    let elapsed = 0;
+    const scripted = new ScriptedModel([fix('a', [wrongEdit]), decide(true, 'again'), reflect()]);
+    const slow: LanguageModel = {
+      model: 'slow',
+      complete: async (request) => {
+        elapsed += 40_000;
+        return scripted.complete(request);
+      },
+    };
+    const result = await runLoop({
+      task,
+      limits: limits({ maxDurationSeconds: 60 }),
+      model: slow,
+      sandbox,
+      clock,
+    });
+    expect(result.outcome).toBe('budget-exhausted');
+    expect(result.reason).toBe('time budget used up (60 s)');
+    expect(result.attempts).toBe(1);
+    expect(eventsOf(result.events, 'model-responded').map((event) => event.durationMs)).toEqual([
+      40_000, 40_000, 40_000,
+    ]);
+    expect(result.durationMs).toBe(120_000);
+  });
+
   it('repairs invalid structured output once, and after that fails the attempt, not the job', async () => {
     const sandbox = await sandboxWith({ 'app.py': BROKEN });
     const repaired = new ScriptedModel([
@@ -328,8 +367,16 @@ describe('runLoop', () => {
     const running = await sandboxWith({ 'run.sh': 'exit 1\n' });
     const stop = new AbortController();
     const model = new ScriptedModel([
-      fix('wait', [{ path: 'run.sh', search: 'exit 1', replace: 'sleep 3600' }]),
+      fix('wait', [{ path: 'run.sh', search: 'exit 1', replace: 'touch running\nsleep 3600' }]),
     ]);
+    // The stop comes once the command is seen running (it leaves a mark), not after a guessed delay.
+    const stopWhenRunning = async () => {
+      await vi.waitFor(async () => expect(await running.readFile('running')).not.toBeNull(), {
+        timeout: 30_000,
+        interval: 10,
+      });
+      stop.abort(new JobCancelledError('stopped by @octocat'));
+    };
     const result = await runLoop({
       task: { description: 'run.sh fails', command: 'bash run.sh' },
       // No limit would end the command within the test: only the stop can, so the run ending proves it did.
@@ -338,9 +385,7 @@ describe('runLoop', () => {
       sandbox: running,
       signal: stop.signal,
       emit: (event) => {
-        if (event.type === 'edits-applied') {
-          setTimeout(() => stop.abort(new JobCancelledError('stopped by @octocat')), 300);
-        }
+        if (event.type === 'edits-applied') void stopWhenRunning();
       },
     });
     expect(result.outcome).toBe('cancelled');

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GitHubCodeHost } from '../../src/adapters/github/github-code-host.js';
 import { mapGitHubError } from '../../src/adapters/github/map-github-error.js';
 import { GitHubApiError, GitHubNotFoundError } from '../../src/errors/github-errors.js';
@@ -93,6 +93,8 @@ describe('GitHub error mapping', () => {
   });
 
   it('treats a 403 with no requests remaining as the primary rate limit, waiting until the reset', async () => {
+    // The clock stands still, so the wait is exactly the two minutes to the reset however slow the machine.
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-03-01T12:00:00Z') });
     const reset = Math.floor(Date.now() / 1000) + 120;
     const error = await failure(
       403,
@@ -101,7 +103,7 @@ describe('GitHub error mapping', () => {
         'x-ratelimit-remaining': '0',
         'x-ratelimit-reset': String(reset),
       },
-    );
+    ).finally(() => vi.useRealTimers());
 
     expect(error).toMatchObject({ status: 403, retryable: true });
     expect(error.retryAfterSeconds).toBeGreaterThan(100);

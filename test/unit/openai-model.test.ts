@@ -4,6 +4,7 @@ import { createLanguageModel, ServerProfiles } from '../../src/adapters/openai/i
 import { type ModelConfigInput, parseModelConfig } from '../../src/config/model-config.js';
 import { ModelApiError, ModelAuthError } from '../../src/errors/index.js';
 import type { ModelRequest } from '../../src/model/language-model.js';
+import { ManualTimers } from '../helpers/manual-timers.js';
 
 const BASE_URL = 'https://api.test.invalid/v1';
 const API_KEY = 'sk-test-0123456789abcdefSECRET';
@@ -36,11 +37,12 @@ afterEach(() => {
 
 const notFound: typeof fetch = async () => new Response(null, { status: 404 });
 
-function makeModel(overrides: Partial<ModelConfigInput> = {}) {
+function makeModel(overrides: Partial<ModelConfigInput> = {}, timers?: ManualTimers) {
   const sleeps: number[] = [];
   const model = createLanguageModel(
     parseModelConfig({ apiKey: API_KEY, baseUrl: BASE_URL, maxRetries: 2, ...overrides }),
     {
+      ...(timers ? { timers } : {}),
       sleep: async (milliseconds) => {
         sleeps.push(milliseconds);
       },
@@ -376,11 +378,14 @@ describe('OpenAIChatModel', () => {
   });
 
   it('retries a request whose server goes silent, then reports the idle timeout', async () => {
-    expectCompletion([])
+    const scope = expectCompletion([])
       .times(2)
       .delay(2000)
       .reply(200, completion({ content: 'too late' }));
-    const { model, sleeps } = makeModel({ idleTimeoutSeconds: 0.05, maxRetries: 1 });
+    const timers = new ManualTimers();
+    // Time passes when the test says so: once the server holds a try, its idle limit passes.
+    scope.on('request', () => setImmediate(() => timers.advance(50)));
+    const { model, sleeps } = makeModel({ idleTimeoutSeconds: 0.05, maxRetries: 1 }, timers);
 
     // The delayed replies would succeed: an error naming the idle limit shows neither was waited for.
     const error = await failureOf(model.complete(plainRequest));
@@ -393,10 +398,12 @@ describe('OpenAIChatModel', () => {
   });
 
   it('does not retry a call that ran past its total cap', async () => {
-    expectCompletion([])
+    const scope = expectCompletion([])
       .delay(2000)
       .reply(200, completion({ content: 'too late' }));
-    const { model, sleeps } = makeModel({ timeoutSeconds: 0.05, maxRetries: 3 });
+    const timers = new ManualTimers();
+    scope.on('request', () => setImmediate(() => timers.advance(50)));
+    const { model, sleeps } = makeModel({ timeoutSeconds: 0.05, maxRetries: 3 }, timers);
 
     const error = await failureOf(model.complete(plainRequest));
 
@@ -502,12 +509,13 @@ describe('OpenAIChatModel', () => {
   });
 
   it('rejects promptly with the abort reason when the signal aborts mid-request, without retrying', async () => {
-    expectCompletion([])
+    const scope = expectCompletion([])
       .delay(5000)
       .reply(200, completion({ content: 'too late' }));
     const { model, sleeps } = makeModel();
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
+    // Aborted once the server holds the request, not after a guessed delay.
+    scope.on('request', () => setImmediate(() => controller.abort()));
 
     // The delayed reply would succeed: getting the abort reason back shows it was not waited for.
     const error = await failureOf(model.complete({ ...plainRequest, signal: controller.signal }));

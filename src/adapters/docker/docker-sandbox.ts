@@ -14,20 +14,16 @@ import {
   workspacePathProblem,
 } from '../../errors/index.js';
 import type { PreparationReport } from '../../sandbox/environment.js';
+import { ExecLimits } from '../../sandbox/exec-limits.js';
 import { OutputRecorder } from '../../sandbox/output-recorder.js';
 import {
-  CANCELLED_EXIT_CODE,
-  CANCELLED_REASON,
   type CopyOutReport,
   DEFAULT_FILE_MODE,
-  type ExecEnd,
   type ExecOptions,
   type ExecResult,
   OOM_EXIT_CODE,
   OOM_REASON,
   type Sandbox,
-  TIMEOUT_EXIT_CODE,
-  timeoutReason,
   type WorkspaceFile,
 } from '../../sandbox/sandbox.js';
 import { workspacePath } from '../../sandbox/workspace-path.js';
@@ -107,43 +103,18 @@ export class DockerSandbox implements Sandbox {
     );
     const stream = (await this.engine(() => exec.start({ hijack: true, stdin: false }))) as Duplex;
 
-    const state: { end: ExecEnd } = { end: 'exited' };
-    const stop = (why: 'timed-out' | 'cancelled') => {
-      if (state.end !== 'exited') return;
-      state.end = why;
+    const limits = new ExecLimits(timeoutSeconds, options.signal, () => {
       void this.killProcessGroup(pidFile).finally(() =>
         setTimeout(() => stream.destroy(), KILL_GRACE_MS).unref(),
       );
-    };
-    const timer = setTimeout(() => stop('timed-out'), timeoutSeconds * 1000);
-    const onAbort = () => stop('cancelled');
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    if (options.signal?.aborted) onAbort();
-
-    await new Promise<void>((resolve) => {
-      stream.on('data', (chunk: Buffer) => demuxer.push(chunk));
-      stream.once('end', resolve);
-      stream.once('close', resolve);
-      stream.once('error', () => resolve());
     });
-    clearTimeout(timer);
-    options.signal?.removeEventListener('abort', onAbort);
+    await drain(stream, demuxer);
+    limits.release();
 
     const output = recorder.result();
     const durationMs = Math.round(performance.now() - started);
-    const { end } = state;
-    if (end === 'timed-out') {
-      return {
-        ...output,
-        exitCode: TIMEOUT_EXIT_CODE,
-        end,
-        reason: timeoutReason(timeoutSeconds),
-        durationMs,
-      };
-    }
-    if (end === 'cancelled') {
-      return { ...output, exitCode: CANCELLED_EXIT_CODE, end, reason: CANCELLED_REASON, durationMs };
-    }
+    const stopped = limits.result(output, durationMs);
+    if (stopped) return stopped;
     const exitCode = await this.exitCodeOf(exec);
     if (exitCode === OOM_EXIT_CODE && (await this.wasOomKilled())) {
       return { ...output, exitCode, end: 'oom-killed', reason: OOM_REASON, durationMs };
@@ -278,13 +249,7 @@ export class DockerSandbox implements Sandbox {
     );
     const stream = (await this.engine(() => exec.start({ hijack: true, stdin: false }))) as Duplex;
     const recorder = new OutputRecorder(64 * 1024);
-    const demuxer = new StreamDemuxer((name, payload) => recorder.write(name, payload));
-    await new Promise<void>((resolve) => {
-      stream.on('data', (chunk: Buffer) => demuxer.push(chunk));
-      stream.once('end', resolve);
-      stream.once('close', resolve);
-      stream.once('error', () => resolve());
-    });
+    await drain(stream, new StreamDemuxer((name, payload) => recorder.write(name, payload)));
     const { stdout, output } = recorder.result();
     return { exitCode: await this.exitCodeOf(exec), stdout, output };
   }
@@ -367,4 +332,14 @@ export class DockerSandbox implements Sandbox {
   private mapped(error: unknown): SelfdebugError {
     return mapDockerError(error, { endpoint: this.endpoint, containerId: this.id });
   }
+}
+
+/** Feeds an exec's stream to the demuxer until the stream ends, closes or fails. */
+function drain(stream: Duplex, demuxer: StreamDemuxer): Promise<void> {
+  return new Promise<void>((resolve) => {
+    stream.on('data', (chunk: Buffer) => demuxer.push(chunk));
+    stream.once('end', resolve);
+    stream.once('close', resolve);
+    stream.once('error', () => resolve());
+  });
 }

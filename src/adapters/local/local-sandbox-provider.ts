@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SandboxConfig } from '../../config/sandbox-config.js';
 import { NO_PREPARATION, type PreparationReport } from '../../sandbox/environment.js';
+import { type ExecTimers, realExecTimers } from '../../sandbox/exec-limits.js';
 import { runSetup } from '../../sandbox/run-setup.js';
 import type { OpenSandboxRequest, Sandbox, SandboxProvider } from '../../sandbox/sandbox.js';
 import { type Logger, silentLogger } from '../../util/logger.js';
@@ -29,6 +30,8 @@ export class LocalSandboxProvider implements SandboxProvider {
     private readonly warn: (message: string) => void = (message) =>
       process.stderr.write(`\n⚠️  ${message}\n\n`),
     private readonly warning: string = LOCAL_SANDBOX_WARNING,
+    /** Times each command's limit; the real scheduler unless a test brings its own. */
+    private readonly timers: ExecTimers = realExecTimers,
   ) {}
 
   async open(request: OpenSandboxRequest): Promise<Sandbox> {
@@ -41,7 +44,7 @@ export class LocalSandboxProvider implements SandboxProvider {
     const root = await mkdtemp(
       join(tmpdir(), `selfdebug-${request.jobId.replace(/[^\w.-]/g, '-').slice(0, 40)}-`),
     );
-    const sandbox = new LocalSandbox(root, this.config);
+    const sandbox = new LocalSandbox(root, this.config, this.timers);
     try {
       await Promise.all(['workspace', 'home', 'tmp'].map((name) => mkdir(join(root, name))));
       await sandbox.copyIn(await request.workspace);

@@ -3,17 +3,14 @@ import { chmod, cp, lstat, mkdir, readFile, rm, writeFile } from 'node:fs/promis
 import { dirname, join } from 'node:path';
 import type { SandboxConfig } from '../../config/sandbox-config.js';
 import type { PreparationReport } from '../../sandbox/environment.js';
+import { ExecLimits, type ExecTimers, realExecTimers } from '../../sandbox/exec-limits.js';
 import { OutputRecorder } from '../../sandbox/output-recorder.js';
 import {
-  CANCELLED_EXIT_CODE,
-  CANCELLED_REASON,
   type CopyOutReport,
   DEFAULT_FILE_MODE,
   type ExecOptions,
   type ExecResult,
   type Sandbox,
-  TIMEOUT_EXIT_CODE,
-  timeoutReason,
   type WorkspaceFile,
 } from '../../sandbox/sandbox.js';
 import { workspacePath } from '../../sandbox/workspace-path.js';
@@ -36,6 +33,8 @@ export class LocalSandbox implements Sandbox {
   constructor(
     readonly root: string,
     private readonly config: SandboxConfig,
+    /** Times each command's limit; the real scheduler unless a test brings its own. */
+    private readonly timers: ExecTimers = realExecTimers,
   ) {}
 
   get id(): string {
@@ -60,46 +59,20 @@ export class LocalSandbox implements Sandbox {
     child.stdout.on('data', (chunk: Buffer) => recorder.write('stdout', chunk));
     child.stderr.on('data', (chunk: Buffer) => recorder.write('stderr', chunk));
 
-    let stoppedBy: 'timed-out' | 'cancelled' | null = null;
-    const stop = (why: 'timed-out' | 'cancelled') => {
-      stoppedBy ??= why;
-      killGroup(child);
-    };
-    const timer = setTimeout(() => stop('timed-out'), timeoutSeconds * 1000);
-    const onAbort = () => stop('cancelled');
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    if (options.signal?.aborted) onAbort();
-
+    const limits = new ExecLimits(timeoutSeconds, options.signal, () => killGroup(child), this.timers);
     const exitCode = await new Promise<number>((resolve) => {
       child.once('error', () => resolve(127));
       child.once('close', (code, signal) => resolve(code ?? 128 + signalNumber(signal)));
     });
-    clearTimeout(timer);
-    options.signal?.removeEventListener('abort', onAbort);
+    limits.release();
     // Background processes the command left behind die with it, as in the Docker sandbox.
     killGroup(child);
 
     const output = recorder.result();
     const durationMs = Math.round(performance.now() - started);
-    if (stoppedBy === 'timed-out') {
-      return {
-        ...output,
-        exitCode: TIMEOUT_EXIT_CODE,
-        end: 'timed-out',
-        reason: timeoutReason(timeoutSeconds),
-        durationMs,
-      };
-    }
-    if (stoppedBy === 'cancelled') {
-      return {
-        ...output,
-        exitCode: CANCELLED_EXIT_CODE,
-        end: 'cancelled',
-        reason: CANCELLED_REASON,
-        durationMs,
-      };
-    }
-    return { ...output, exitCode, end: 'exited', reason: null, durationMs };
+    return (
+      limits.result(output, durationMs) ?? { ...output, exitCode, end: 'exited', reason: null, durationMs }
+    );
   }
 
   async readFile(path: string): Promise<WorkspaceFile | null> {
