@@ -1,5 +1,5 @@
 import type { Logger } from '../util/logger.js';
-import { GuardedCodeHost, ResumableWorkspaces, SlottedSandboxProvider } from './guarded-ports.js';
+import { guardCodeHost, resumableWorkspaces, slottedSandboxes } from './guarded-ports.js';
 import type { ClaimedJob, JobResult } from './job-store.js';
 import { NO_LINKS } from './job-store.js';
 import type { LeaseGuard } from './lease-guard.js';
@@ -38,9 +38,9 @@ export function guardDependencies(
   return {
     ...base,
     logger,
-    codeHostFor: async (request) => new GuardedCodeHost(await base.codeHostFor(request), guard),
-    workspaces: new ResumableWorkspaces(base.workspaces, guard, logger),
-    sandboxProviderFor: (config) => new SlottedSandboxProvider(base.sandboxProviderFor(config), guard),
+    codeHostFor: async (request) => guardCodeHost(await base.codeHostFor(request), guard),
+    workspaces: resumableWorkspaces(base.workspaces, guard, logger),
+    sandboxProviderFor: (config) => slottedSandboxes(base.sandboxProviderFor(config), guard),
   };
 }
 
