@@ -1,4 +1,4 @@
-import type { LoopEvent, LoopOutcome, ReproductionStatus, Spend } from '../loop/events.js';
+import type { LoopEvent, ReproductionStatus, Spend } from '../loop/events.js';
 import type { FixProposal, Reflection } from '../loop/schemas.js';
 import type { DebugTask, LoopLimits } from '../loop/task.js';
 import type { TokenUsage, ToolCall } from '../model/language-model.js';
@@ -87,15 +87,8 @@ export interface AttemptView {
   costUsd: number;
 }
 
-export interface Finished {
-  outcome: LoopOutcome;
-  reason: string;
-  attempts: number;
-  diff: string;
-  changedFiles: string[];
-  total: Spend;
-  durationMs: number;
-}
+/** The loop's `finished` event as the report keeps it: one shape, declared with the event. */
+export type Finished = Omit<Extract<LoopEvent, { type: 'finished' }>, 'type'>;
 
 /** What the events say so far. */
 export interface JobProgress {
