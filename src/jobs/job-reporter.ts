@@ -1,5 +1,5 @@
 import type { CheckOutput, CodeHost } from '../code-host/code-host.js';
-import type { EventSink, LoopEvent } from '../loop/events.js';
+import type { LoopEvent } from '../loop/events.js';
 import {
   attemptMarker,
   type CommentMode,
@@ -19,16 +19,9 @@ import {
 import type { JobView } from '../report/job-view.js';
 import type { Logger } from '../util/logger.js';
 import type { Delivery } from './execute-delivery.js';
+import type { JobEvents, ReporterSettings } from './job-events.js';
 import type { JobRequest } from './job-request.js';
 import { UpdateScheduler } from './update-scheduler.js';
-
-/** How a job reports, from the repository's `report` settings and the job's configuration. */
-export interface ReporterSettings {
-  /** `single`: no attempt comments; the status comment holds every transcript. */
-  comments?: CommentMode;
-  /** Shown in the status comment (e.g. a setting the operator's ceiling lowered), never as comments of their own. */
-  notes?: readonly string[];
-}
 
 /**
  * The most comments a job posts on one issue or pull request: the status
@@ -39,27 +32,6 @@ export interface ReporterSettings {
  */
 export function maxCommentsPerJob(maxAttempts: number, comments: CommentMode = 'per-attempt'): number {
   return (comments === 'single' ? 0 : maxAttempts) + 2;
-}
-
-/**
- * What the runner tells a job's report, each when it happens; the closing
- * calls (finished, refused, cancelled) resolve to the view the job's history
- * keeps. The runner knows the report by this alone.
- */
-export interface JobEvents {
-  /** The loop's event sink. It never waits for GitHub. */
-  readonly onEvent: EventSink;
-  /** The job knows its commit: the check run and the status comment go up in the background. */
-  started(headSha: string): void;
-  /** Resolves once everything shown so far is posted, to the view that links to it (a pull request's body does). */
-  settled(): Promise<JobView>;
-  /** The fix's pull request: comments go there from now on when the job had nowhere to report before. */
-  movedTo(issueNumber: number): Promise<void>;
-  finished(delivery: Partial<Delivery>): Promise<JobView>;
-  /** A job that cannot run as asked: one comment (or check run) saying why. */
-  refused(message: string, headSha: string | null): Promise<JobView>;
-  /** A job stopped before its loop could say so (while the sandbox opened or the environment was prepared). */
-  cancelled(reason: string): Promise<JobView>;
 }
 
 export interface JobReporterOptions {

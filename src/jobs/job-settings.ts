@@ -10,7 +10,7 @@ import {
 import { reportSettings } from '../config/repo-config-mappers.js';
 import { type SandboxConfig, sandboxConfigSchema } from '../config/sandbox-config.js';
 import { type LoopLimits, loopLimitsSchema } from '../loop/task.js';
-import type { ReporterSettings } from './job-reporter.js';
+import type { ReporterSettings } from './job-events.js';
 import type { JobRequest, LoopMode } from './job-request.js';
 import { loopModeOf } from './job-request.js';
 

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { CodeHost } from '../code-host/code-host.js';
 import type { AppConfig } from '../config/app-config.js';
 import type { ModelConfig } from '../config/model-config.js';
-import { readRepoConfig } from '../config/repo-config.js';
+import { type RepoConfig, readRepoConfig } from '../config/repo-config.js';
 import type { SandboxConfig } from '../config/sandbox-config.js';
 import { planEnvironment } from '../environment/plan-environment.js';
 import { SelfdebugError } from '../errors/selfdebug-error.js';
 import { type LoopResult, runLoop } from '../loop/run-loop.js';
 import type { LanguageModel } from '../model/language-model.js';
-import { Redactor, redactingLogger, renderConfigProblemCheckRun } from '../report/index.js';
+import { Redactor, redactingLogger } from '../report/index.js';
 import type { JobView } from '../report/job-view.js';
 import type { Sandbox, SandboxProvider } from '../sandbox/sandbox.js';
 import { withSandbox } from '../sandbox/with-sandbox.js';
@@ -20,10 +20,12 @@ import { buildTask, type PreparedTask } from './build-task.js';
 import { planDelivery } from './delivery-plan.js';
 import { type Delivery, executeDelivery } from './execute-delivery.js';
 import { JobCancelledError, JobRefusedError } from './job-errors.js';
-import { type JobEvents, JobReporter } from './job-reporter.js';
+import type { JobEvents } from './job-events.js';
+import { JobReporter } from './job-reporter.js';
 import { issueNumberOf, type JobRequest } from './job-request.js';
 import { type JobSettings, jobSettings } from './job-settings.js';
 import { prepareCheckout } from './prepare-checkout.js';
+import { reportConfigProblem } from './report-config-problem.js';
 import { type JobTarget, resolveTarget } from './resolve-target.js';
 
 export interface JobRunnerDependencies {
@@ -72,25 +74,14 @@ export async function runJob(
   dependencies: JobRunnerDependencies,
 ): Promise<RunJobResult> {
   const host = await dependencies.codeHostFor(request);
-  const reportTo = issueNumberOf(request);
   const config = await readRepoConfig(host);
-  if (!config.ok) return refuseConfig(request, host, reportTo, config.message, dependencies);
-  const environment = dependencies.environment ?? process.env;
-  const settings = jobSettings(request, config.config, { ...dependencies, environment });
-  const token = await dependencies.tokenFor(request);
-  const redactor = new Redactor([token, ...settings.secrets]);
-  const logger = redactingLogger(dependencies.logger, redactor);
-  const { handle } = dependencies.appConfig;
-  const report = new JobReporter({
-    request,
-    host,
-    redactor,
-    logger,
-    reportTo,
-    handle,
-    settings: settings.report,
-  });
-  const job: Job = { request, signal, dependencies, host, settings, token, redactor, logger, report };
+  if (!config.ok) {
+    await reportConfigProblem(request, host, config.message, dependencies.modelConfig.apiKey);
+    dependencies.logger.warn({ job: request.id }, 'job skipped: invalid .github/selfdebug.yml');
+    return { view: null, problem: { kind: 'refused', message: config.message } };
+  }
+  const job = await openJob(request, signal, dependencies, host, config.config);
+  const { settings, report } = job;
 
   // The clone, kept so that its folder is removed however the job ends (even while it is still running).
   let cloned: Promise<Workspace | null> | null = null;
@@ -109,6 +100,31 @@ export async function runJob(
   } finally {
     await (await cloned)?.dispose().catch(() => {});
   }
+}
+
+/** Everything a job works out once, before its first step: settings, token, redactor, logger and report. */
+async function openJob(
+  request: JobRequest,
+  signal: AbortSignal,
+  dependencies: JobRunnerDependencies,
+  host: CodeHost,
+  config: RepoConfig,
+): Promise<Job> {
+  const environment = dependencies.environment ?? process.env;
+  const settings = jobSettings(request, config, { ...dependencies, environment });
+  const token = await dependencies.tokenFor(request);
+  const redactor = new Redactor([token, ...settings.secrets]);
+  const logger = redactingLogger(dependencies.logger, redactor);
+  const report = new JobReporter({
+    request,
+    host,
+    redactor,
+    logger,
+    reportTo: issueNumberOf(request),
+    handle: dependencies.appConfig.handle,
+    settings: settings.report,
+  });
+  return { request, signal, dependencies, host, settings, token, redactor, logger, report };
 }
 
 /** The checkout runs while the container starts; the sandbox copies it in once both are ready. */
@@ -144,17 +160,7 @@ async function runInSandbox(
   checkout: Promise<Workspace>,
 ): Promise<Delivery> {
   const { request, dependencies, settings, signal } = job;
-  const environment = checkout.then(
-    async (workspace) =>
-      (
-        await planEnvironment(settings.repo, prepared.derived, workspace.dir, {
-          derive: dependencies.appConfig.deriveEnvironment,
-          allowedImages: settings.sandbox.allowedImages,
-        })
-      ).request,
-  );
-  // Awaited by the sandbox (a provider may not ask for it); this only keeps an early failure from counting as unhandled.
-  environment.catch(() => {});
+  const environment = environmentFor(job, prepared, checkout);
   const opening = {
     jobId: request.id,
     workspace: checkout.then((workspace) => workspace.dir),
@@ -182,6 +188,23 @@ async function runInSandbox(
   });
 }
 
+/** The environment the sandbox prepares, planned from the checkout once it is there. */
+function environmentFor(job: Job, prepared: PreparedTask, checkout: Promise<Workspace>) {
+  const { settings, dependencies } = job;
+  const environment = checkout.then(
+    async (workspace) =>
+      (
+        await planEnvironment(settings.repo, prepared.derived, workspace.dir, {
+          derive: dependencies.appConfig.deriveEnvironment,
+          allowedImages: settings.sandbox.allowedImages,
+        })
+      ).request,
+  );
+  // Awaited by the sandbox (a provider may not ask for it); this only keeps an early failure from counting as unhandled.
+  environment.catch(() => {});
+  return environment;
+}
+
 /** Copies the fix back, gathers what the decision reads, plans the delivery and carries it out. */
 async function deliver(
   job: Job,
@@ -195,6 +218,7 @@ async function deliver(
 ): Promise<Delivery> {
   const { request, settings, logger, redactor } = job;
   const { loop, sandbox, workspace } = ran;
+  const { appConfig } = job.dependencies;
   // Only the files the loop edited come back: never .git, build output or anything else the command wrote.
   const { refused } = await copyBack(sandbox, loop.changedFiles, workspace.dir);
   if (refused.length > 0) {
@@ -211,7 +235,7 @@ async function deliver(
     refused,
     target: ran.target,
     settings: settings.repo.pull_request,
-    author: { name: job.dependencies.appConfig.commitName, email: job.dependencies.appConfig.commitEmail },
+    author: { name: appConfig.commitName, email: appConfig.commitEmail },
     view,
     redactor,
   });
@@ -254,34 +278,6 @@ async function endEarly(job: Job, error: unknown, target: JobTarget | null): Pro
   const view = await report.refused(`The job failed before it could finish: ${message}`, headSha);
   if (!(error instanceof SelfdebugError)) throw error;
   return { view, problem: { kind: 'failed', message } };
-}
-
-/**
- * An invalid `.github/selfdebug.yml`: one comment quoting the problem, or,
- * for a failed run with no pull request to answer in, a check run on the
- * run's commit saying what to fix. Nothing runs.
- */
-async function refuseConfig(
-  request: JobRequest,
-  host: CodeHost,
-  reportTo: number | null,
-  message: string,
-  dependencies: JobRunnerDependencies,
-): Promise<RunJobResult> {
-  const redactor = new Redactor([dependencies.modelConfig.apiKey]);
-  if (reportTo !== null) await host.createComment(reportTo, redactor.redact(message));
-  else if (request.headSha !== null) {
-    const { conclusion, output } = renderConfigProblemCheckRun(message, redactor);
-    await host.createCheckRun({
-      name: 'selfdebug',
-      headSha: request.headSha,
-      status: 'completed',
-      conclusion,
-      output,
-    });
-  }
-  dependencies.logger.warn({ job: request.id }, 'job skipped: invalid .github/selfdebug.yml');
-  return { view: null, problem: { kind: 'refused', message } };
 }
 
 export const newJobId = (): string => randomUUID();
