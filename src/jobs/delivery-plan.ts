@@ -1,13 +1,6 @@
 import type { RepoConfig } from '../config/repo-config.js';
 import type { LoopResult } from '../loop/run-loop.js';
-import {
-  codeBlock,
-  type Redactor,
-  renderCommitMessage,
-  renderPullRequestBody,
-  renderPullRequestTitle,
-} from '../report/index.js';
-import type { JobView } from '../report/job-view.js';
+import { codeBlock, type Redactor, renderCommitMessage } from '../report/index.js';
 import type { RefusedEntry } from '../sandbox/sandbox.js';
 import type { CommitAuthor } from '../workspace/workspace.js';
 import type { JobRequest } from './job-request.js';
@@ -34,11 +27,16 @@ export interface CommitPlan {
   files: string[];
 }
 
+/**
+ * The pull request a passing fix goes to. Its title and body are rendered
+ * when it opens, after the push, from the report as posted then: the body
+ * links to the status and attempt comments, and the push need not wait for
+ * them.
+ */
 export interface PullRequestPlan {
   /** The pull request the fix belongs to when the job already knows it; otherwise one is looked up by branch. */
   existing: number | null;
-  title: string;
-  body: string;
+  titlePrefix: string;
   base: string;
   draft: boolean;
   labels: string[];
@@ -57,8 +55,6 @@ export interface DeliveryInput {
   target: Pick<JobTarget, 'workBranch' | 'baseBranch' | 'existingPull' | 'reportTo'>;
   settings: RepoConfig['pull_request'];
   author: CommitAuthor;
-  /** The report as posted so far, for the pull request's title and body. */
-  view: JobView;
   redactor: Redactor;
 }
 
@@ -90,8 +86,7 @@ export function planDelivery(input: DeliveryInput): DeliveryPlan {
     pullRequest: fixed
       ? {
           existing: target.existingPull,
-          title: renderPullRequestTitle(input.view, redactor, settings.title_prefix),
-          body: renderPullRequestBody(input.view, redactor),
+          titlePrefix: settings.title_prefix,
           base: target.baseBranch,
           draft: settings.draft,
           labels: [...settings.labels],

@@ -1,6 +1,7 @@
 import type { CodeHost } from '../code-host/code-host.js';
 import { SelfdebugError } from '../errors/selfdebug-error.js';
-import type { Redactor } from '../report/index.js';
+import { type Redactor, renderPullRequestBody, renderPullRequestTitle } from '../report/index.js';
+import type { JobView } from '../report/job-view.js';
 import type { Logger } from '../util/logger.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { DeliveryPlan, PullRequestPlan } from './delivery-plan.js';
@@ -18,6 +19,8 @@ export interface DeliveryPorts {
   workspace: Workspace;
   /** For the push only; it never enters the sandbox. */
   token: string;
+  /** The report once everything shown so far is posted: a pull request's body links to it. */
+  settled(): Promise<JobView>;
   /** Told the pull request the fix went to, so the report follows it there. */
   movedTo(pullNumber: number): Promise<void>;
   logger: Logger;
@@ -66,9 +69,10 @@ async function openPullRequest(head: string, plan: PullRequestPlan, ports: Deliv
     await ports.movedTo(existing);
     return pull.url;
   }
+  const view = await ports.settled();
   const pull = await host.createPullRequest({
-    title: plan.title,
-    body: plan.body,
+    title: renderPullRequestTitle(view, ports.redactor, plan.titlePrefix),
+    body: renderPullRequestBody(view, ports.redactor),
     head,
     base: plan.base,
     draft: plan.draft,

@@ -225,8 +225,6 @@ async function deliver(
     const paths = refused.map((entry) => `${entry.path} (${entry.reason})`).join('; ');
     logger.warn({ job: request.id, refused: paths }, 'files of the fix could not be copied back');
   }
-  // The pull request links to the status and attempt comments: the plan is made once they are posted.
-  const view = await job.report.settled();
   const plan = planDelivery({
     request,
     loop,
@@ -236,13 +234,13 @@ async function deliver(
     target: ran.target,
     settings: settings.repo.pull_request,
     author: { name: appConfig.commitName, email: appConfig.commitEmail },
-    view,
     redactor,
   });
   return executeDelivery(plan, {
     host: job.host,
     workspace,
     token: job.token,
+    settled: () => job.report.settled(),
     movedTo: (pullNumber) => job.report.movedTo(pullNumber),
     logger,
     redactor,

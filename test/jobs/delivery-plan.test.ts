@@ -22,7 +22,6 @@ function input(overrides: Partial<DeliveryInput> = {}): DeliveryInput {
     target: { workBranch: 'selfdebug/issue-12-job1', baseBranch: 'main', existingPull: null, reportTo: 12 },
     settings: defaultRepoConfig.pull_request,
     author: { name: 'selfdebug[bot]', email: 'bot@example.com' },
-    view: jobView(context(), []),
     redactor: new Redactor([SECRET]),
     ...overrides,
   };
@@ -35,7 +34,13 @@ describe('planDelivery', () => {
       kind: 'push',
       branch: 'selfdebug/issue-12-job1',
       commit: { author: { name: 'selfdebug[bot]' }, files: ['app.py'] },
-      pullRequest: { existing: null, base: 'main', draft: defaultRepoConfig.pull_request.draft, labels: [] },
+      pullRequest: {
+        existing: null,
+        titlePrefix: defaultRepoConfig.pull_request.title_prefix,
+        base: 'main',
+        draft: defaultRepoConfig.pull_request.draft,
+        labels: [],
+      },
     });
     expect(plan.kind === 'push' && plan.commit.message).toContain('define greeting');
     expect(plan.kind === 'push' && plan.commit.message).toContain('Selfdebug-Job: job-1');
