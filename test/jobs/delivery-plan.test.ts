@@ -2,9 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { defaultRepoConfig } from '../../src/config/repo-config.js';
 import { type DeliveryInput, planDelivery, ROUND_TRAILER } from '../../src/jobs/delivery-plan.js';
 import { Redactor } from '../../src/report/index.js';
-import { jobView } from '../../src/report/job-view.js';
 import { jobRequest, mentionTrigger } from '../fakes/job-requests.js';
-import { context, REFLECTION } from '../report/fixtures.js';
+import { REFLECTION } from '../report/fixtures.js';
 
 const SECRET = 'ghs_plantoken0123456789abcdefghijklmnopq';
 
