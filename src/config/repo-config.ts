@@ -1,5 +1,6 @@
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
+import { SelfdebugError } from '../errors/selfdebug-error.js';
 import { type RepoConfig, repoConfigSchema } from './repo-config-schema.js';
 
 export { applyOperatorCeilings, type CeilingResult } from './repo-config-ceilings.js';
@@ -22,6 +23,26 @@ export const REPO_CONFIG_PATH = '.github/selfdebug.yml';
 
 /** `message` is Markdown, ready to post as (part of) a GitHub comment. */
 export type RepoConfigParseResult = { ok: true; config: RepoConfig } | { ok: false; message: string };
+
+/**
+ * Reads and validates `.github/selfdebug.yml` (org defaults and `_extends`
+ * included) through whatever holds it: the handlers and the job runner both
+ * come here, so a file is judged the same way wherever it is read. A file
+ * that cannot be read or used is a result to show, never a throw.
+ */
+export async function readRepoConfig(source: {
+  repoConfigFile(): Promise<unknown>;
+}): Promise<RepoConfigParseResult> {
+  let raw: unknown;
+  try {
+    raw = await source.repoConfigFile();
+  } catch (error) {
+    if (error instanceof SelfdebugError && error.code === 'config')
+      return { ok: false, message: error.message };
+    throw error;
+  }
+  return parseRepoConfig(raw);
+}
 
 /**
  * Validates `.github/selfdebug.yml` as already parsed (Probot's `context.config`

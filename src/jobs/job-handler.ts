@@ -2,7 +2,7 @@ import type { ClaimedJob, JobResult } from '../queue/job-store.js';
 import { NO_LINKS } from '../queue/job-store.js';
 import type { LeaseGuard } from '../queue/lease-guard.js';
 import type { Logger } from '../util/logger.js';
-import { GuardedCodeHost, ResumableWorkspaces, SlottedSandboxProvider } from './guarded-ports.js';
+import { guardCodeHost, resumableWorkspaces, slottedSandboxes } from './guarded-ports.js';
 import { type JobRunnerDependencies, type RunJobResult, runJob } from './run-job.js';
 import type { JobHandler } from './worker.js';
 
@@ -38,9 +38,9 @@ export function guardDependencies(
   return {
     ...base,
     logger,
-    codeHostFor: async (request) => new GuardedCodeHost(await base.codeHostFor(request), guard),
-    workspaces: new ResumableWorkspaces(base.workspaces, guard, logger),
-    sandboxProviderFor: (config) => new SlottedSandboxProvider(base.sandboxProviderFor(config), guard),
+    codeHostFor: async (request) => guardCodeHost(await base.codeHostFor(request), guard),
+    workspaces: resumableWorkspaces(base.workspaces, guard, logger),
+    sandboxProviderFor: (config) => slottedSandboxes(base.sandboxProviderFor(config), guard),
   };
 }
 

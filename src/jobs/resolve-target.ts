@@ -1,6 +1,6 @@
 import type { CodeHost } from '../code-host/code-host.js';
 import { JobRefusedError } from '../errors/job-errors.js';
-import { type JobRequest, repositoryKey } from '../queue/job-request.js';
+import { issueNumberOf, type JobRequest, repositoryKey } from '../queue/job-request.js';
 
 export const BRANCH_PREFIX = 'selfdebug/';
 
@@ -16,7 +16,7 @@ export interface JobTarget {
   /** Base of the pull request. */
   baseBranch: string;
   existingPull: number | null;
-  /** The issue or pull request that gets comments, if any yet. */
+  /** The issue or pull request that gets comments, if any yet (issueNumberOf: the request says it). */
   reportTo: number | null;
 }
 
@@ -40,7 +40,7 @@ export async function resolveTarget(request: JobRequest, host: CodeHost): Promis
       ownBranch: false,
       baseBranch: base,
       existingPull: null,
-      reportTo: trigger.issueNumber,
+      reportTo: issueNumberOf(request),
     };
   }
   if (trigger.kind === 'mention') {
@@ -59,7 +59,7 @@ export async function resolveTarget(request: JobRequest, host: CodeHost): Promis
       ownBranch: own,
       baseBranch: own ? pull.base : pull.head,
       existingPull: own ? pull.number : null,
-      reportTo: pull.number,
+      reportTo: issueNumberOf(request),
     };
   }
   if (trigger.kind === 'review') {
@@ -70,7 +70,7 @@ export async function resolveTarget(request: JobRequest, host: CodeHost): Promis
       ownBranch: true,
       baseBranch: request.baseBranch,
       existingPull: trigger.pullNumber,
-      reportTo: trigger.pullNumber,
+      reportTo: issueNumberOf(request),
     };
   }
   const own = trigger.branch.startsWith(BRANCH_PREFIX);
@@ -81,6 +81,6 @@ export async function resolveTarget(request: JobRequest, host: CodeHost): Promis
     ownBranch: own,
     baseBranch: trigger.branch,
     existingPull: own ? trigger.ownPullRequest : null,
-    reportTo: own ? trigger.ownPullRequest : null,
+    reportTo: issueNumberOf(request),
   };
 }

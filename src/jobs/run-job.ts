@@ -1,44 +1,31 @@
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { CodeHost } from '../code-host/code-host.js';
 import type { AppConfig } from '../config/app-config.js';
-import { type ModelConfig, modelConfigSchema } from '../config/model-config.js';
-import {
-  applyOperatorCeilings,
-  loopLimitsFrom,
-  modelOverrides,
-  parseRepoConfig,
-  type RepoConfig,
-  sandboxOverrides,
-} from '../config/repo-config.js';
-import { reportSettings } from '../config/repo-config-mappers.js';
-import { type SandboxConfig, sandboxConfigSchema } from '../config/sandbox-config.js';
+import type { ModelConfig } from '../config/model-config.js';
+import { type RepoConfig, readRepoConfig } from '../config/repo-config.js';
+import type { SandboxConfig } from '../config/sandbox-config.js';
 import { planEnvironment } from '../environment/plan-environment.js';
 import { JobCancelledError, JobRefusedError } from '../errors/job-errors.js';
 import { SelfdebugError } from '../errors/selfdebug-error.js';
 import { type LoopResult, runLoop } from '../loop/run-loop.js';
-import { loopLimitsSchema } from '../loop/task.js';
 import type { LanguageModel } from '../model/language-model.js';
-import type { JobRequest } from '../queue/job-request.js';
-import {
-  codeBlock,
-  Redactor,
-  redactingLogger,
-  renderCommitMessage,
-  renderConfigProblemCheckRun,
-  renderPullRequestBody,
-  renderPullRequestTitle,
-} from '../report/index.js';
+import { issueNumberOf, type JobRequest } from '../queue/job-request.js';
+import { Redactor, redactingLogger } from '../report/index.js';
 import type { JobView } from '../report/job-view.js';
-import type { SandboxProvider } from '../sandbox/sandbox.js';
+import type { Sandbox, SandboxProvider } from '../sandbox/sandbox.js';
 import { withSandbox } from '../sandbox/with-sandbox.js';
 import { workspacePath } from '../sandbox/workspace-path.js';
 import type { Logger } from '../util/logger.js';
-import { copyBack, writeInside } from '../workspace/copy-back.js';
+import { copyBack } from '../workspace/copy-back.js';
 import type { Workspace, WorkspaceProvider } from '../workspace/workspace.js';
 import { buildTask, type PreparedTask } from './build-task.js';
+import { planDelivery } from './delivery-plan.js';
+import { type Delivery, executeDelivery } from './execute-delivery.js';
+import type { JobEvents } from './job-events.js';
 import { JobReporter } from './job-reporter.js';
+import { type JobSettings, jobSettings } from './job-settings.js';
+import { prepareCheckout } from './prepare-checkout.js';
+import { reportConfigProblem } from './report-config-problem.js';
 import { type JobTarget, resolveTarget } from './resolve-target.js';
 
 export interface JobRunnerDependencies {
@@ -55,18 +42,31 @@ export interface JobRunnerDependencies {
   environment?: Record<string, string | undefined>;
 }
 
-const ROUND_TRAILER = 'Selfdebug-Round: workflow-run';
-
 /** What the job's history keeps: the report's view (null when nothing ran), and why it stopped early. */
 export interface RunJobResult {
   view: JobView | null;
   problem: { kind: 'refused' | 'failed'; message: string } | null;
 }
 
+/** One job as its steps share it: read and worked out once, at the start. */
+interface Job {
+  request: JobRequest;
+  signal: AbortSignal;
+  dependencies: JobRunnerDependencies;
+  host: CodeHost;
+  settings: JobSettings;
+  token: string;
+  redactor: Redactor;
+  /** Redacting: from here on log lines carry command output and error messages. */
+  logger: Logger;
+  report: JobEvents;
+}
+
 /**
  * Sequences one job: configuration → target → task → workspace → sandbox →
- * loop → delivery (commit, push, pull request) → report. The only place
- * that orders these I/O steps; every step talks to a port.
+ * loop → delivery plan → delivery → report. The only place that orders
+ * these I/O steps; every step talks to a port, and what to deliver is
+ * decided by planDelivery before anything is written.
  */
 export async function runJob(
   request: JobRequest,
@@ -74,320 +74,208 @@ export async function runJob(
   dependencies: JobRunnerDependencies,
 ): Promise<RunJobResult> {
   const host = await dependencies.codeHostFor(request);
-  const reportTo = initialReportTo(request);
-  const baseRedactor = new Redactor([dependencies.modelConfig.apiKey]);
-  const config = await loadConfig(host);
+  const config = await readRepoConfig(host);
   if (!config.ok) {
-    if (reportTo !== null) await host.createComment(reportTo, baseRedactor.redact(config.message));
-    else if (request.headSha !== null) {
-      // A failed run with no pull request to answer in: the run's commit gets a check run saying what to fix.
-      const { conclusion, output } = renderConfigProblemCheckRun(config.message, baseRedactor);
-      await host.createCheckRun({
-        name: 'selfdebug',
-        headSha: request.headSha,
-        status: 'completed',
-        conclusion,
-        output,
-      });
-    }
+    await reportConfigProblem(request, host, config.message, dependencies.modelConfig.apiKey);
     dependencies.logger.warn({ job: request.id }, 'job skipped: invalid .github/selfdebug.yml');
     return { view: null, problem: { kind: 'refused', message: config.message } };
   }
-  const { config: repoConfig, notes } = applyOperatorCeilings(config.config, dependencies.appConfig);
-  const environment = dependencies.environment ?? process.env;
-  const token = await dependencies.tokenFor(request);
-  const redactor = new Redactor([
-    token,
-    dependencies.modelConfig.apiKey,
-    ...repoConfig.secret_env.map((name) => environment[name]),
-  ]);
-  // From here on the job's log lines carry command output and error messages: they pass the redactor too.
-  const logger = redactingLogger(dependencies.logger, redactor);
-  // Notes (a setting the operator's ceiling changed) go in the status comment, so a job's comments stay bounded.
-  const reporter = new JobReporter(request, host, redactor, logger, reportTo, dependencies.appConfig.handle, {
-    ...reportSettings(repoConfig),
-    notes,
-  });
+  const job = await openJob(request, signal, dependencies, host, config.config);
+  const { settings, report } = job;
 
   // The clone, kept so that its folder is removed however the job ends (even while it is still running).
   let cloned: Promise<Workspace | null> | null = null;
   let target: JobTarget | null = null;
   try {
     target = await resolveTarget(request, host);
-    const prepared = await buildTask(request, host, { command: repoConfig.command, setup: repoConfig.setup });
-    reporter.start(target.headSha);
-
-    const jobTarget = target;
-    // The checkout runs while the container starts; the sandbox copies it in once both are ready.
-    const clone = dependencies.workspaces.checkout({
-      cloneUrl: request.repository.cloneUrl,
-      sha: target.headSha,
-      ref: target.ref,
-      token,
-    });
-    cloned = clone.catch(() => null);
-    const checkout = clone.then(async (checkedOut) => {
-      await prepareCheckout(
-        checkedOut,
-        request,
-        jobTarget,
-        prepared,
-        repoConfig,
-        dependencies.appConfig.handle,
-      );
-      return checkedOut;
-    });
-    // Awaited by the sandbox and below; this only keeps an early failure from counting as unhandled.
-    checkout.catch(() => {});
-
-    const sandboxConfig = jobSandboxConfig(dependencies.sandboxConfig, repoConfig, request);
-    const environment = checkout.then(
-      async (checkedOut) =>
-        (
-          await planEnvironment(repoConfig, prepared.derived, checkedOut.dir, {
-            derive: dependencies.appConfig.deriveEnvironment,
-            allowedImages: sandboxConfig.allowedImages,
-          })
-        ).request,
-    );
-    // Awaited by the sandbox (a provider may not ask for it); this only keeps an early failure from counting as unhandled.
-    environment.catch(() => {});
-    const delivery = await withSandbox(
-      dependencies.sandboxProviderFor(sandboxConfig),
-      {
-        jobId: request.id,
-        workspace: checkout.then((checkedOut) => checkedOut.dir),
-        environment,
-        onProgress: (line) =>
-          logger.info({ job: request.id, environment: line }, 'preparing the environment'),
-        signal,
-      },
-      async (sandbox) => {
-        const loop = await runLoop({
-          task: prepared.task,
-          limits: loopLimitsSchema.parse(loopLimitsFrom(repoConfig, request.options)),
-          model: dependencies.modelFor(jobModelConfig(dependencies.modelConfig, repoConfig, request)),
-          prices: {
-            inputPerMillion: dependencies.modelConfig.inputPricePerMillion,
-            outputPerMillion: dependencies.modelConfig.outputPricePerMillion,
-          },
-          sandbox,
-          emit: reporter.onEvent,
-          signal,
-          mode: loopMode(request.trigger),
-        });
-        // Only the files the loop edited come back: never .git, build output or anything else the command wrote.
-        const checkedOut = await checkout;
-        const copied = await copyBack(sandbox, loop.changedFiles, checkedOut.dir);
-        if (copied.refused.length > 0) {
-          // A fix missing one of its files is not the fix that passed: nothing is pushed, and the report says why.
-          const refused = copied.refused.map((entry) => `${entry.path} (${entry.reason})`).join('; ');
-          logger.warn({ job: request.id, refused }, 'files of the fix could not be copied back');
-          return {
-            pullRequestUrl: null,
-            fixSha: null,
-            deliveryError: `selfdebug did not push the fix: some of its files could not be copied back safely: ${refused}`,
-          };
-        }
-        // Pushed and opened before the container is removed, which takes longer than a push.
-        return deliver(
-          request,
-          loop,
-          prepared,
-          jobTarget,
-          checkedOut,
-          host,
-          reporter,
-          repoConfig,
-          dependencies,
-          token,
-          redactor,
-        );
-      },
-    );
-    await reporter.finish(delivery);
-    return { view: reporter.view(), problem: null };
+    const { command, setup } = settings.repo;
+    const prepared = await buildTask(request, host, { command, setup });
+    report.started(target.headSha);
+    const checkout = startCheckout(job, target, prepared);
+    cloned = checkout.catch(() => null);
+    const delivery = await runInSandbox(job, target, prepared, checkout);
+    return { view: await report.finished(delivery), problem: null };
   } catch (error) {
-    if (error instanceof JobRefusedError) {
-      await reporter.refuse(error.message, target?.headSha ?? request.headSha);
-      return { view: reporter.view(), problem: { kind: 'refused', message: error.message } };
-    }
-    if (error instanceof JobCancelledError && target !== null) {
-      await reporter.cancel(error.message);
-      return { view: reporter.view(), problem: null };
-    }
-    const message = error instanceof SelfdebugError ? error.message : `Unexpected error: ${String(error)}`;
-    logger.error({ job: request.id, error: String(error) }, 'job failed');
-    await reporter.refuse(
-      `The job failed before it could finish: ${message}`,
-      target?.headSha ?? request.headSha,
-    );
-    if (!(error instanceof SelfdebugError)) throw error;
-    return { view: reporter.view(), problem: { kind: 'failed', message } };
+    return endEarly(job, error, target);
   } finally {
     await (await cloned)?.dispose().catch(() => {});
   }
 }
 
-/**
- * What a fresh checkout needs before the sandbox copies it: the round cap
- * on the App's own branch (checked here, where the commits are), and the
- * issue's scripts written into it.
- */
-async function prepareCheckout(
-  checkout: Workspace,
+/** Everything a job works out once, before its first step: settings, token, redactor, logger and report. */
+async function openJob(
   request: JobRequest,
-  target: JobTarget,
-  prepared: PreparedTask,
-  repoConfig: RepoConfig,
-  handle: string,
-): Promise<void> {
-  if (request.trigger.kind === 'workflow-run' && target.ownBranch) {
-    const rounds = await checkout.countCommits(ROUND_TRAILER);
-    const limit = repoConfig.triggers.workflow_runs.max_rounds;
-    if (rounds >= limit) {
-      throw new JobRefusedError(
-        `selfdebug already pushed ${rounds} automatic ${rounds === 1 ? 'fix' : 'fixes'} to this branch after failed runs ` +
-          `(the limit is ${limit}, \`triggers.workflow_runs.max_rounds\`); it stops here so it can never loop. ` +
-          `Mention @${handle} to continue by hand.`,
-      );
-    }
-  }
-  for (const script of prepared.scripts) {
-    // The repository may hold a link where the scripts go: never written through.
-    await writeInside(checkout.dir, workspacePath(script.path), Buffer.from(script.content), 0o644);
-  }
-}
-
-interface Delivery {
-  pullRequestUrl: string | null;
-  deliveryError: string | null;
-  fixSha: string | null;
-}
-
-async function deliver(
-  request: JobRequest,
-  result: LoopResult,
-  prepared: PreparedTask,
-  target: JobTarget,
-  workspace: Workspace,
-  host: CodeHost,
-  reporter: JobReporter,
-  config: RepoConfig,
+  signal: AbortSignal,
   dependencies: JobRunnerDependencies,
-  token: string,
-  redactor: Redactor,
-): Promise<Delivery> {
-  const none: Delivery = { pullRequestUrl: null, deliveryError: null, fixSha: null };
-  const fixed = result.outcome === 'fixed' && result.changedFiles.length > 0;
-  if (prepared.scripts.length > 0) {
-    // An issue's own script has no home in the repository: the fix is posted, not pushed.
-    if (fixed && target.reportTo !== null)
-      await postFixedScripts(host, target.reportTo, result, workspace, redactor);
-    return none;
-  }
-  const pushAnyway = !fixed && config.pull_request.push_branch_on_failure && result.changedFiles.length > 0;
-  if (!fixed && !pushAnyway) return none;
-  try {
-    await workspace.createBranch(target.workBranch);
-    const trailers = [`Selfdebug-Job: ${request.id}`];
-    if (request.trigger.kind === 'workflow-run') trailers.push(ROUND_TRAILER);
-    const summary = result.reflection?.summary ?? `fix ${prepared.task.command}`;
-    const sha = await workspace.commit(
-      renderCommitMessage(summary, trailers, redactor, config.pull_request.title_prefix),
-      { name: dependencies.appConfig.commitName, email: dependencies.appConfig.commitEmail },
-      result.changedFiles,
-    );
-    if (!sha) return none;
-    await workspace.push(target.workBranch, token);
-    if (!fixed) return { ...none, fixSha: sha };
+  host: CodeHost,
+  config: RepoConfig,
+): Promise<Job> {
+  const environment = dependencies.environment ?? process.env;
+  const settings = jobSettings(request, config, { ...dependencies, environment });
+  const token = await dependencies.tokenFor(request);
+  const redactor = new Redactor([token, ...settings.secrets]);
+  const logger = redactingLogger(dependencies.logger, redactor);
+  const report = new JobReporter({
+    request,
+    host,
+    redactor,
+    logger,
+    reportTo: issueNumberOf(request),
+    handle: dependencies.appConfig.handle,
+    settings: settings.report,
+  });
+  return { request, signal, dependencies, host, settings, token, redactor, logger, report };
+}
 
-    // The pull request links to the status and attempt comments, which may still be on their way.
-    await reporter.caughtUp();
-    const view = reporter.view();
-    const existing = target.existingPull ?? (await host.findPullRequest(target.workBranch))?.number ?? null;
-    if (existing !== null) {
-      const pull = await host.pullRequest(existing);
-      await reporter.moveTo(existing);
-      return { pullRequestUrl: pull.url, deliveryError: null, fixSha: sha };
-    }
-    const pull = await host.createPullRequest({
-      title: renderPullRequestTitle(view, redactor, config.pull_request.title_prefix),
-      body: renderPullRequestBody(view, redactor),
-      head: target.workBranch,
-      base: target.baseBranch,
-      draft: config.pull_request.draft,
+/** The checkout runs while the container starts; the sandbox copies it in once both are ready. */
+function startCheckout(job: Job, target: JobTarget, prepared: PreparedTask): Promise<Workspace> {
+  const { request, dependencies, settings } = job;
+  const checkout = dependencies.workspaces
+    .checkout({
+      cloneUrl: request.repository.cloneUrl,
+      sha: target.headSha,
+      ref: target.ref,
+      token: job.token,
+    })
+    .then(async (workspace) => {
+      const maxRounds = settings.repo.triggers.workflow_runs.max_rounds;
+      await prepareCheckout(workspace, {
+        request,
+        target,
+        prepared,
+        maxRounds,
+        handle: dependencies.appConfig.handle,
+      });
+      return workspace;
     });
-    if (config.pull_request.labels.length > 0)
-      await host.addLabels(pull.number, [...config.pull_request.labels]);
-    await reporter.moveTo(pull.number);
-    return { pullRequestUrl: pull.url, deliveryError: null, fixSha: sha };
-  } catch (error) {
-    const message = error instanceof SelfdebugError ? error.message : String(error);
-    dependencies.logger.warn(
-      { job: request.id, error: redactor.redact(message) },
-      'could not deliver the fix',
-    );
-    return { ...none, deliveryError: message };
-  }
+  // Awaited by the sandbox and later; this only keeps an early failure from counting as unhandled.
+  checkout.catch(() => {});
+  return checkout;
 }
 
-async function postFixedScripts(
-  host: CodeHost,
-  issue: number,
-  result: LoopResult,
-  workspace: Workspace,
-  redactor: Redactor,
-) {
-  const parts = ['The fixed script, verified in the sandbox:'];
-  for (const path of result.changedFiles) {
-    const content = await readFile(join(workspace.dir, workspacePath(path)), 'utf8');
-    parts.push(
-      `\`${path}\`\n${codeBlock(content, path.endsWith('.py') ? 'python' : path.endsWith('.js') ? 'js' : 'sh')}`,
-    );
-  }
-  await host.createComment(issue, redactor.redact(parts.join('\n\n')));
-}
-
-async function loadConfig(
-  host: CodeHost,
-): Promise<{ ok: true; config: RepoConfig } | { ok: false; message: string }> {
-  try {
-    return parseRepoConfig(await host.repoConfigFile());
-  } catch (error) {
-    if (error instanceof SelfdebugError && error.code === 'config')
-      return { ok: false, message: error.message };
-    throw error;
-  }
-}
-
-function jobSandboxConfig(base: SandboxConfig, config: RepoConfig, request: JobRequest): SandboxConfig {
-  return sandboxConfigSchema.parse({
-    ...base,
-    ...sandboxOverrides(config),
-    ...(request.options.timeoutSeconds ? { commandTimeoutSeconds: request.options.timeoutSeconds } : {}),
+async function runInSandbox(
+  job: Job,
+  target: JobTarget,
+  prepared: PreparedTask,
+  checkout: Promise<Workspace>,
+): Promise<Delivery> {
+  const { request, dependencies, settings, signal } = job;
+  const environment = environmentFor(job, prepared, checkout);
+  const opening = {
+    jobId: request.id,
+    workspace: checkout.then((workspace) => workspace.dir),
+    environment,
+    onProgress: (line: string) =>
+      job.logger.info({ job: request.id, environment: line }, 'preparing the environment'),
+    signal,
+  };
+  return withSandbox(dependencies.sandboxProviderFor(settings.sandbox), opening, async (sandbox) => {
+    const loop = await runLoop({
+      task: prepared.task,
+      limits: settings.limits,
+      model: dependencies.modelFor(settings.model),
+      prices: {
+        inputPerMillion: dependencies.modelConfig.inputPricePerMillion,
+        outputPerMillion: dependencies.modelConfig.outputPricePerMillion,
+      },
+      sandbox,
+      emit: job.report.onEvent,
+      signal,
+      mode: settings.mode,
+    });
+    // Pushed and opened before the container is removed, which takes longer than a push.
+    return deliver(job, { target, prepared, loop, sandbox, workspace: await checkout });
   });
 }
 
-function jobModelConfig(base: ModelConfig, config: RepoConfig, request: JobRequest): ModelConfig {
-  return modelConfigSchema.parse({
-    ...base,
-    ...modelOverrides(config),
-    ...(request.options.model ? { model: request.options.model } : {}),
+/** The environment the sandbox prepares, planned from the checkout once it is there. */
+function environmentFor(job: Job, prepared: PreparedTask, checkout: Promise<Workspace>) {
+  const { settings, dependencies } = job;
+  const environment = checkout.then(
+    async (workspace) =>
+      (
+        await planEnvironment(settings.repo, prepared.derived, workspace.dir, {
+          derive: dependencies.appConfig.deriveEnvironment,
+          allowedImages: settings.sandbox.allowedImages,
+        })
+      ).request,
+  );
+  // Awaited by the sandbox (a provider may not ask for it); this only keeps an early failure from counting as unhandled.
+  environment.catch(() => {});
+  return environment;
+}
+
+/** Copies the fix back, gathers what the decision reads, plans the delivery and carries it out. */
+async function deliver(
+  job: Job,
+  ran: {
+    target: JobTarget;
+    prepared: PreparedTask;
+    loop: LoopResult;
+    sandbox: Sandbox;
+    workspace: Workspace;
+  },
+): Promise<Delivery> {
+  const { request, settings, logger, redactor } = job;
+  const { loop, sandbox, workspace } = ran;
+  const { appConfig } = job.dependencies;
+  // Only the files the loop edited come back: never .git, build output or anything else the command wrote.
+  const { refused } = await copyBack(sandbox, loop.changedFiles, workspace.dir);
+  if (refused.length > 0) {
+    const paths = refused.map((entry) => `${entry.path} (${entry.reason})`).join('; ');
+    logger.warn({ job: request.id, refused: paths }, 'files of the fix could not be copied back');
+  }
+  const plan = planDelivery({
+    request,
+    loop,
+    command: ran.prepared.task.command,
+    scripts: ran.prepared.scripts.length > 0 ? await fixedScripts(sandbox, loop.changedFiles) : null,
+    refused,
+    target: ran.target,
+    settings: settings.repo.pull_request,
+    author: { name: appConfig.commitName, email: appConfig.commitEmail },
+    redactor,
+  });
+  return executeDelivery(plan, {
+    host: job.host,
+    workspace,
+    token: job.token,
+    settled: () => job.report.settled(),
+    movedTo: (pullNumber) => job.report.movedTo(pullNumber),
+    logger,
+    redactor,
+    jobId: request.id,
   });
 }
 
-function initialReportTo(request: JobRequest): number | null {
-  const { trigger } = request;
-  if (trigger.kind === 'mention') return trigger.issueNumber;
-  if (trigger.kind === 'review') return trigger.pullNumber;
-  return trigger.ownPullRequest;
+/** The files of an issue's scripts as the loop left them, read through the sandbox port. */
+async function fixedScripts(sandbox: Sandbox, paths: readonly string[]) {
+  const scripts: { path: string; content: string }[] = [];
+  for (const path of paths) {
+    const file = await sandbox.readFile(workspacePath(path));
+    if (file !== null) scripts.push({ path, content: file.content.toString('utf8') });
+  }
+  return scripts;
+}
+
+/** A job that ended before its report could finish it: a refusal, a cancellation, or a failure. */
+async function endEarly(job: Job, error: unknown, target: JobTarget | null): Promise<RunJobResult> {
+  const { request, report } = job;
+  const headSha = target?.headSha ?? request.headSha;
+  if (error instanceof JobRefusedError) {
+    return {
+      view: await report.refused(error.message, headSha),
+      problem: { kind: 'refused', message: error.message },
+    };
+  }
+  if (error instanceof JobCancelledError && target !== null) {
+    return { view: await report.cancelled(error.message), problem: null };
+  }
+  const message = error instanceof SelfdebugError ? error.message : `Unexpected error: ${String(error)}`;
+  job.logger.error({ job: request.id, error: String(error) }, 'job failed');
+  const view = await report.refused(`The job failed before it could finish: ${message}`, headSha);
+  if (!(error instanceof SelfdebugError)) throw error;
+  return { view, problem: { kind: 'failed', message } };
 }
 
 export const newJobId = (): string => randomUUID();
-
-/** A review asks for changes to a fix that may already pass; `explain` changes nothing. */
-function loopMode(trigger: JobRequest['trigger']): 'fix' | 'explain' | 'revise' {
-  if (trigger.kind === 'review') return 'revise';
-  return trigger.kind === 'mention' && trigger.command === 'explain' ? 'explain' : 'fix';
-}

@@ -105,7 +105,21 @@ export interface JobMatch {
   issueNumber: number;
 }
 
-/** The issue or pull request a job reports to, if any. */
+/**
+ * How the loop works for a trigger: a review asks for changes to a fix that
+ * may already pass; `explain` changes nothing. The runner and the reports
+ * both ask here.
+ */
+export type LoopMode = 'fix' | 'explain' | 'revise';
+
+export function loopModeOf(
+  trigger: { kind: 'review' | 'workflow-run' } | { kind: 'mention'; command: 'fix' | 'explain' },
+): LoopMode {
+  if (trigger.kind === 'review') return 'revise';
+  return trigger.kind === 'mention' && trigger.command === 'explain' ? 'explain' : 'fix';
+}
+
+/** The issue or pull request a job reports to, if any: the one place that says so. */
 export function issueNumberOf(request: JobRequest): number | null {
   const { trigger } = request;
   if (trigger.kind === 'mention') return trigger.issueNumber;

@@ -88,7 +88,7 @@ export interface AttemptView {
   costUsd: number;
 }
 
-/** The loop's own summary of the run, as its last event carries it. */
+/** The loop's `finished` event as the report keeps it: one shape, declared with the event. */
 export type Finished = Omit<Extract<LoopEvent, { type: 'finished' }>, 'type'>;
 
 /** What the events say so far. */

@@ -1,4 +1,4 @@
-import type { JobRequest } from '../queue/job-request.js';
+import { type JobRequest, loopModeOf } from '../queue/job-request.js';
 import type { MarkdownWriter } from './markdown.js';
 
 /** What started a job, reduced to what the reports show. Plain data, so it can be stored with the job. */
@@ -54,11 +54,11 @@ export function issueToClose(trigger: TriggerSummary): number | null {
 
 /** A review of the App's own fix: its command usually passes before the requested changes, and must after. */
 export function isRevisionJob(trigger: TriggerSummary): boolean {
-  return trigger.kind === 'review';
+  return loopModeOf(trigger) === 'revise';
 }
 
 export function isExplainJob(trigger: TriggerSummary): boolean {
-  return trigger.kind === 'mention' && trigger.command === 'explain';
+  return loopModeOf(trigger) === 'explain';
 }
 
 /**

@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BranchMovedError } from '../../src/errors/git-errors.js';
 import { LeaseLostError } from '../../src/errors/job-errors.js';
-import {
-  GuardedCodeHost,
-  ResumableWorkspaces,
-  SlottedSandboxProvider,
-} from '../../src/jobs/guarded-ports.js';
+import { guardCodeHost, resumableWorkspaces, slottedSandboxes } from '../../src/jobs/guarded-ports.js';
 import { LeaseGuard } from '../../src/queue/lease-guard.js';
 import { MemoryJobStore } from '../../src/queue/memory-store.js';
 import type { Sandbox, SandboxProvider } from '../../src/sandbox/sandbox.js';
@@ -31,12 +27,12 @@ async function claimed(runs = 1, store = new MemoryJobStore({ leaseMs: LEASE_MS,
 const LEASE_MS = 60_000;
 const clock = { now: Date.now() };
 
-describe('GuardedCodeHost', () => {
+describe('guardCodeHost', () => {
   it('writes while the lease holds and refuses every write once it is lost, reads still pass', async () => {
     const { guards } = await claimed();
     const inner = new FakeCodeHost();
     inner.branches.set('main', 'abc');
-    const host = new GuardedCodeHost(inner, guards[0]!);
+    const host = guardCodeHost(inner, guards[0]!);
     await host.upsertComment(9, '<!-- m -->', '<!-- m --> hi');
     guards[0]!.lose();
     await expect(host.upsertComment(9, '<!-- m -->', 'late')).rejects.toBeInstanceOf(LeaseLostError);
@@ -51,7 +47,7 @@ describe('GuardedCodeHost', () => {
   it('reuses the check run and the plain comment an earlier run of the job posted', async () => {
     const inner = new FakeCodeHost();
     const { guards } = await claimed(1);
-    const first = new GuardedCodeHost(inner, guards[0]!);
+    const first = guardCodeHost(inner, guards[0]!);
     const run = await first.createCheckRun({ name: 'selfdebug', headSha: 'abc', status: 'in_progress' });
     await first.createComment(9, 'notes');
     // The job is taken over: the next run sees the first one's checkpoints.
@@ -59,7 +55,7 @@ describe('GuardedCodeHost', () => {
     guards[0]!.lose();
     const store = (guards[0] as unknown as { store: MemoryJobStore }).store;
     const lease = await store.claim('w2');
-    const second = new GuardedCodeHost(inner, new LeaseGuard(lease!, store, clock.now, 2));
+    const second = guardCodeHost(inner, new LeaseGuard(lease!, store, clock.now, 2));
     expect(await second.createCheckRun({ name: 'selfdebug', headSha: 'abc', status: 'in_progress' })).toEqual(
       run,
     );
@@ -71,7 +67,7 @@ describe('GuardedCodeHost', () => {
   });
 });
 
-describe('ResumableWorkspaces', () => {
+describe('resumableWorkspaces', () => {
   function workspaceThatRefusesPush(): Workspace {
     return {
       dir: '/nowhere',
@@ -88,7 +84,7 @@ describe('ResumableWorkspaces', () => {
   it('keeps a branch an earlier run of the job pushed, and reports a moved branch otherwise', async () => {
     const { guards } = await claimed(1);
     const provider = { checkout: async () => workspaceThatRefusesPush() };
-    const first = await new ResumableWorkspaces(provider, guards[0]!, silentLogger).checkout({
+    const first = await resumableWorkspaces(provider, guards[0]!, silentLogger).checkout({
       cloneUrl: 'http://x',
       sha: 'a',
       token: 't',
@@ -100,7 +96,7 @@ describe('ResumableWorkspaces', () => {
     const store = (guards[0] as unknown as { store: MemoryJobStore }).store;
     const lease = await store.claim('w2');
     expect(lease?.job.checkpoints).toEqual({ 'push:selfdebug/x': 'started' });
-    const second = await new ResumableWorkspaces(
+    const second = await resumableWorkspaces(
       provider,
       new LeaseGuard(lease!, store, clock.now, 2),
       silentLogger,
@@ -110,7 +106,7 @@ describe('ResumableWorkspaces', () => {
   });
 });
 
-describe('SlottedSandboxProvider', () => {
+describe('slottedSandboxes', () => {
   it('gives the container slot back when the sandbox goes, and when it could not open', async () => {
     const store = new MemoryJobStore({ leaseMs: LEASE_MS });
     await store.enqueue(mention(10));
@@ -130,7 +126,7 @@ describe('SlottedSandboxProvider', () => {
       },
     };
     // One container on this host at a time.
-    const provider = new SlottedSandboxProvider(inner, new LeaseGuard(mine!, store, Date.now(), 1));
+    const provider = slottedSandboxes(inner, new LeaseGuard(mine!, store, Date.now(), 1));
     const sandbox = await provider.open({ jobId: 'one', workspace: '/w' });
     expect(await other!.acquireContainer(1)).toBe(false);
     await sandbox.dispose();

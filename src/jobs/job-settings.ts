@@ -1,0 +1,63 @@
+import type { AppConfig } from '../config/app-config.js';
+import { type ModelConfig, modelConfigSchema } from '../config/model-config.js';
+import {
+  applyOperatorCeilings,
+  loopLimitsFrom,
+  modelOverrides,
+  type RepoConfig,
+  sandboxOverrides,
+} from '../config/repo-config.js';
+import { reportSettings } from '../config/repo-config-mappers.js';
+import { type SandboxConfig, sandboxConfigSchema } from '../config/sandbox-config.js';
+import { type LoopLimits, loopLimitsSchema } from '../loop/task.js';
+import type { JobRequest, LoopMode } from '../queue/job-request.js';
+import { loopModeOf } from '../queue/job-request.js';
+import type { ReporterSettings } from './job-events.js';
+
+/**
+ * Everything one job takes from the repository's configuration, the
+ * operator's ceilings and the request's own options, worked out once from
+ * the file read once, then passed on: no later step reads or parses the
+ * configuration again.
+ */
+export interface JobSettings {
+  /** The repository's configuration after the operator's ceilings. */
+  repo: RepoConfig;
+  sandbox: SandboxConfig;
+  model: ModelConfig;
+  limits: LoopLimits;
+  mode: LoopMode;
+  report: ReporterSettings;
+  /** Values the job's output must never show: the model's key and the repository's `secret_env` values. */
+  secrets: (string | undefined)[];
+}
+
+export interface SettingsSources {
+  sandboxConfig: SandboxConfig;
+  modelConfig: ModelConfig;
+  appConfig: AppConfig;
+  environment: Record<string, string | undefined>;
+}
+
+export function jobSettings(request: JobRequest, config: RepoConfig, sources: SettingsSources): JobSettings {
+  const { config: repo, notes } = applyOperatorCeilings(config, sources.appConfig);
+  const { options } = request;
+  return {
+    repo,
+    sandbox: sandboxConfigSchema.parse({
+      ...sources.sandboxConfig,
+      ...sandboxOverrides(repo),
+      ...(options.timeoutSeconds ? { commandTimeoutSeconds: options.timeoutSeconds } : {}),
+    }),
+    model: modelConfigSchema.parse({
+      ...sources.modelConfig,
+      ...modelOverrides(repo),
+      ...(options.model ? { model: options.model } : {}),
+    }),
+    limits: loopLimitsSchema.parse(loopLimitsFrom(repo, options)),
+    mode: loopModeOf(request.trigger),
+    // Notes (a setting the operator's ceiling changed) go in the status comment, so a job's comments stay bounded.
+    report: { ...reportSettings(repo), notes },
+    secrets: [sources.modelConfig.apiKey, ...repo.secret_env.map((name) => sources.environment[name])],
+  };
+}

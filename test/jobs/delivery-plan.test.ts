@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { defaultRepoConfig } from '../../src/config/repo-config.js';
+import { type DeliveryInput, planDelivery, ROUND_TRAILER } from '../../src/jobs/delivery-plan.js';
+import { Redactor } from '../../src/report/index.js';
+import { jobRequest, mentionTrigger } from '../fakes/job-requests.js';
+import { REFLECTION } from '../report/fixtures.js';
+
+const SECRET = 'ghs_plantoken0123456789abcdefghijklmnopq';
+
+function input(overrides: Partial<DeliveryInput> = {}): DeliveryInput {
+  return {
+    request: jobRequest({ id: 'job-1', trigger: mentionTrigger({ issueNumber: 12 }) }),
+    loop: {
+      outcome: 'fixed',
+      changedFiles: ['app.py'],
+      reflection: { ...REFLECTION, summary: 'define greeting' },
+    },
+    command: 'python3 app.py',
+    scripts: null,
+    refused: [],
+    target: { workBranch: 'selfdebug/issue-12-job1', baseBranch: 'main', existingPull: null, reportTo: 12 },
+    settings: defaultRepoConfig.pull_request,
+    author: { name: 'selfdebug[bot]', email: 'bot@example.com' },
+    redactor: new Redactor([SECRET]),
+    ...overrides,
+  };
+}
+
+describe('planDelivery', () => {
+  it('pushes a passing fix to the work branch and opens a pull request for it', () => {
+    const plan = planDelivery(input());
+    expect(plan).toMatchObject({
+      kind: 'push',
+      branch: 'selfdebug/issue-12-job1',
+      commit: { author: { name: 'selfdebug[bot]' }, files: ['app.py'] },
+      pullRequest: {
+        existing: null,
+        titlePrefix: defaultRepoConfig.pull_request.title_prefix,
+        base: 'main',
+        draft: defaultRepoConfig.pull_request.draft,
+        labels: [],
+      },
+    });
+    expect(plan.kind === 'push' && plan.commit.message).toContain('define greeting');
+    expect(plan.kind === 'push' && plan.commit.message).toContain('Selfdebug-Job: job-1');
+    expect(plan.kind === 'push' && plan.commit.message).not.toContain(ROUND_TRAILER);
+  });
+
+  it('counts a failed run round in the commit, and commits on top of a known pull request', () => {
+    const request = jobRequest({
+      id: 'job-2',
+      trigger: {
+        kind: 'workflow-run',
+        runId: 1,
+        runAttempt: 1,
+        workflowName: 'CI',
+        workflowPath: '.github/workflows/ci.yml',
+        branch: 'selfdebug/x',
+        ownPullRequest: 44,
+      },
+    });
+    const target = { workBranch: 'selfdebug/x', baseBranch: 'main', existingPull: 44, reportTo: 44 };
+    const plan = planDelivery(input({ request, target }));
+    expect(plan).toMatchObject({ kind: 'push', pullRequest: { existing: 44 } });
+    expect(plan.kind === 'push' && plan.commit.message).toContain(ROUND_TRAILER);
+  });
+
+  it('delivers nothing when the loop did not fix it, unless the branch is pushed on failure (without a pull request)', () => {
+    const failed = { outcome: 'not-fixed' as const, changedFiles: ['app.py'], reflection: null };
+    expect(planDelivery(input({ loop: failed }))).toEqual({ kind: 'nothing', deliveryError: null });
+    const settings = { ...defaultRepoConfig.pull_request, push_branch_on_failure: true };
+    const plan = planDelivery(input({ loop: failed, settings }));
+    expect(plan).toMatchObject({ kind: 'push', pullRequest: null, commit: { files: ['app.py'] } });
+    expect(plan.kind === 'push' && plan.commit.message).toContain('fix python3 app.py');
+  });
+
+  it('pushes nothing when a file of the fix was left out by the copy-back, and says why', () => {
+    const plan = planDelivery(input({ refused: [{ path: 'app.py', reason: 'a link' }] }));
+    expect(plan).toEqual({
+      kind: 'nothing',
+      deliveryError: expect.stringContaining('app.py (a link)'),
+    });
+  });
+
+  it("posts an issue's fixed script as a redacted comment instead of pushing it", () => {
+    const scripts = [{ path: 'selfdebug-scripts/issue-12-1.py', content: `print("${SECRET}")\n` }];
+    const plan = planDelivery(input({ scripts }));
+    expect(plan).toMatchObject({ kind: 'comment', issueNumber: 12 });
+    expect(plan.kind === 'comment' && plan.body).toContain('```python');
+    expect(plan.kind === 'comment' && plan.body).not.toContain(SECRET);
+    const nowhere = { workBranch: 'selfdebug/x', baseBranch: 'main', existingPull: null, reportTo: null };
+    expect(planDelivery(input({ scripts, target: nowhere }))).toEqual({
+      kind: 'nothing',
+      deliveryError: null,
+    });
+  });
+});
