@@ -1,0 +1,5 @@
+import { runAction } from './run-action.js';
+
+// The runner starts this file with `node` (action.yml `runs.main`); the exit code is the step's result.
+const code = await runAction(process.env, { log: (line) => process.stdout.write(`${line}\n`) });
+process.exitCode = code;
