@@ -44,9 +44,7 @@ const numberText = (what: string) =>
 const inputsSchema = z.object({
   command: z.string().optional(),
   'api-key': z.string({
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: a workflow expression the user copies, not a template
-    error:
-      "the model API key is missing: set `api-key: ${{ secrets.OPENAI_API_KEY }}` (or the secret holding your key) in the step's `with:`",
+    error: `the model API key is missing: set \`api-key: \${{ secrets.OPENAI_API_KEY }}\` (or the secret holding your key) in the step's \`with:\``,
   }),
   'base-url': z
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. "https://api.openai.com/v1"' })
@@ -66,8 +64,7 @@ const inputsSchema = z.object({
     })
     .default('pull-request'),
   'github-token': z.string({
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: a workflow expression the user copies, not a template
-    error: 'no GitHub token: set `github-token: ${{ github.token }}` (the default) or an App token',
+    error: `no GitHub token: set \`github-token: \${{ github.token }}\` (the default) or an App token`,
   }),
   'trusted-bots': z
     .string()
