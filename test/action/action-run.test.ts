@@ -260,7 +260,7 @@ describe('the GitHub Action in a simulated runner', () => {
 
     expect(code).toBe(1);
     expect(log).toBe(
-      '::error::selfdebug: input `api-key`: the model API key is missing: set `api-key: ${{ secrets.OPENAI_API_KEY }}` ' +
+      `::error::selfdebug: input \`api-key\`: the model API key is missing: set \`api-key: \${{ secrets.OPENAI_API_KEY }}\` ` +
         "(or the secret holding your key) in the step's `with:`",
     );
   });
