@@ -77,11 +77,16 @@ export async function readFailedRun(runner: RunnerContext): Promise<FailedRun | 
     runId: runner.GITHUB_RUN_ID,
     runAttempt: runner.GITHUB_RUN_ATTEMPT,
     workflowName: runner.GITHUB_WORKFLOW,
-    branch: pull?.head.ref ?? runner.GITHUB_HEAD_REF ?? runner.GITHUB_REF.replace(/^refs\/heads\//, ''),
+    branch: pull?.head.ref ?? runner.GITHUB_HEAD_REF ?? branchOf(runner.GITHUB_REF),
     sha: runner.GITHUB_SHA,
     actor: sender,
     pullRequest:
       pull === undefined ? null : { number: pull.number, headSha: pull.head.sha, base: pull.base.ref },
     separate: false,
   };
+}
+
+/** A tag or other ref has no branch to push a fix against: the empty name says so. */
+function branchOf(ref: string): string {
+  return ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : '';
 }
