@@ -190,6 +190,58 @@ describe('the GitHub Action in a simulated runner', () => {
     expect(standin.problems).toEqual([]);
   });
 
+  it('in a workflow_run workflow, debugs the failed step of the triggering run; deliver none writes only the summary', async () => {
+    const { standin, repository, token } = await setUp([PROJECT]);
+    model = await startFakeOpenAIServer([{ json: fixProposal }, { json: reflection }]);
+    const sha = repository.commits[0]!;
+    const failed = failedRun(standin, repository.fullName, 'main', sha);
+    const root = await tempDir('selfdebug-action-');
+    const workspace = join(root, 'workspace');
+    await writeFiles(workspace, PROJECT);
+    const simulated = await simulateRunner(root, standin, {
+      repository: repository.fullName,
+      workspace,
+      eventName: 'workflow_run',
+      event: {
+        action: 'completed',
+        workflow_run: {
+          id: failed.id,
+          name: 'CI',
+          head_branch: 'main',
+          head_sha: sha,
+          run_attempt: 1,
+          actor: { login: 'alice', type: 'User' },
+        },
+        sender: { login: 'alice', type: 'User' },
+      },
+      // The run of the selfdebug workflow itself, which is not the one that failed.
+      runId: failed.id + 1000,
+      sha,
+      ref: 'refs/heads/main',
+      inputs: {
+        'api-key': 'test-key',
+        'base-url': model.url,
+        sandbox: 'runner',
+        deliver: 'none',
+        'github-token': token,
+      },
+      extra: { GITHUB_JOB: 'debug', GITHUB_WORKFLOW: 'selfdebug' },
+    });
+
+    const { code, log } = await runSimulated(simulated.env);
+
+    expect(log).not.toContain('::error::');
+    expect(code).toBe(0);
+    expect(log).toContain('debugging the failed step "Run python3 stats.py" of job "test"');
+    expect(standin.pulls(repository.fullName)).toEqual([]);
+    expect(await standin.branches(repository.fullName)).toEqual(['main']);
+    expect(await readText(simulated.summaryPath)).toContain('import statistics');
+    const outputs = await readText(simulated.outputPath);
+    expect(outputs).toContain('outcome=fixed\n');
+    expect(outputs).toContain('delivered-url=\n');
+    expect(standin.problems).toEqual([]);
+  });
+
   it('does nothing on its own branch once max_rounds automatic fixes are there', async () => {
     const configured = {
       ...PROJECT,
