@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
-import { access, readFile } from 'node:fs/promises';
+import { access, cp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { installationToken, standinOctokit } from '../fakes/github-standin/clients.js';
@@ -118,6 +119,39 @@ describe('the GitHub Action in a simulated runner', () => {
     const outputs = await readText(simulated.outputPath);
     expect(outputs).toContain('outcome=fixed\n');
     expect(outputs).toContain(`delivered-url=http://${standin.host}/octo-org/app/pull/${pull.number}`);
+    expect(standin.problems).toEqual([]);
+  });
+
+  it('does the same from the bundle alone, copied where no node_modules is', async () => {
+    const { standin, repository, token } = await setUp([PROJECT]);
+    model = await startFakeOpenAIServer([{ json: fixProposal }, { json: reflection }]);
+    const sha = repository.commits[0]!;
+    const run = failedRun(standin, repository.fullName, 'main', sha);
+    const root = await tempDir('selfdebug-action-');
+    const workspace = join(root, 'workspace');
+    await writeFiles(workspace, PROJECT);
+    const bundle = join(root, 'action');
+    await cp(fileURLToPath(new URL('../../dist-action', import.meta.url)), bundle, { recursive: true });
+    const simulated = await simulateRunner(root, standin, {
+      repository: repository.fullName,
+      workspace,
+      eventName: 'push',
+      event: { ref: 'refs/heads/main', sender: { login: 'alice', type: 'User' } },
+      runId: run.id,
+      sha,
+      ref: 'refs/heads/main',
+      inputs: { 'api-key': 'test-key', 'base-url': model.url, sandbox: 'runner', 'github-token': token },
+    });
+
+    const { stdout } = await execFileAsync(process.execPath, [join(bundle, 'index.js')], {
+      cwd: workspace,
+      env: simulated.env,
+    });
+
+    expect(stdout).not.toContain('::error::');
+    expect(stdout).toContain('selfdebug: delivered the fix: ');
+    const [pull] = standin.pulls(repository.fullName);
+    expect(await standin.readFile(repository.fullName, pull!.head, 'stats.py')).toBe(FIXED_STATS);
     expect(standin.problems).toEqual([]);
   });
 
