@@ -10,7 +10,7 @@ import { copyBack } from '../workspace/copy-back.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { FailedRun } from './event.js';
 import { BRANCH_PREFIX, ROUND_TRAILER } from './guards.js';
-import { suggestionsFrom } from './suggestions.js';
+import { placeable, suggestionsFrom } from './suggestions.js';
 
 /** Commits made with GITHUB_TOKEN are GitHub's Actions bot's; an App token's pushes show the App either way. */
 const AUTHOR = {
@@ -87,12 +87,18 @@ export async function deliverSuggestions(
   const pull = run.pullRequest;
   if (pull === null)
     throw new Error('`deliver: suggestions` needs a pull_request run; use `deliver: pull-request` here');
-  const { comments, leftOver } = suggestionsFrom(result.diff);
+  const files = await octokit.paginate(octokit.rest.pulls.listFiles, {
+    owner: context.owner,
+    repo: context.repo,
+    pull_number: pull.number,
+    per_page: 100,
+  });
+  const { comments, leftOver } = placeable(suggestionsFrom(result.diff), files);
   const intro = `selfdebug found a fix for the failure of ${context.runUrl}: ${redactor.redact(result.reflection?.summary ?? result.reason)}`;
   const rest =
     leftOver.length === 0
       ? ''
-      : `\n\nNot placeable as suggestions:\n\n\`\`\`diff\n${leftOver.join('\n')}\n\`\`\``;
+      : `\n\nOutside the lines this pull request changes, so not suggestions:\n\n${leftOver.join('\n\n')}`;
   const request = {
     owner: context.owner,
     repo: context.repo,

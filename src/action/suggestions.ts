@@ -10,7 +10,7 @@ export interface SuggestionComment {
 
 export interface Suggestions {
   comments: SuggestionComment[];
-  /** Hunks with no line to hang a suggestion on (new or deleted files): shown as a diff in the review body. */
+  /** Changes with no line to hang a suggestion on (new or deleted files, lines outside the diff), as Markdown. */
   leftOver: string[];
 }
 
@@ -27,9 +27,8 @@ export function suggestionsFrom(diff: string): Suggestions {
     const oldPath = stripPrefix(file.oldFileName ?? '');
     for (const hunk of file.hunks) {
       if (hunk.oldLines === 0 || path !== oldPath || path === '/dev/null') {
-        leftOver.push(
-          [`--- ${file.oldFileName}`, `+++ ${file.newFileName}`, hunkHeader(hunk), ...hunk.lines].join('\n'),
-        );
+        const lines = [`--- ${file.oldFileName}`, `+++ ${file.newFileName}`, hunkHeader(hunk), ...hunk.lines];
+        leftOver.push(`${fence(lines)}diff\n${lines.join('\n')}\n${fence(lines)}`);
         continue;
       }
       const replacement = hunk.lines
@@ -66,4 +65,34 @@ function fence(lines: string[]): string {
     ...lines.map((line) => Math.max(0, ...(line.match(/`+/g) ?? []).map((run) => run.length))),
   );
   return '`'.repeat(longest + 1);
+}
+
+/**
+ * Splits the suggestions into those GitHub can place (every line inside one
+ * hunk of the pull request's diff, new side) and the rest, written out for the
+ * review text: GitHub refuses a review comment on any other line.
+ */
+export function placeable(
+  suggestions: Suggestions,
+  files: readonly { filename: string; patch?: string | undefined }[],
+): Suggestions {
+  const ranges = new Map(files.map((file) => [file.filename, newSideRanges(file.patch ?? '')]));
+  const comments: SuggestionComment[] = [];
+  const leftOver = [...suggestions.leftOver];
+  for (const comment of suggestions.comments) {
+    const inside = (ranges.get(comment.path) ?? []).some(
+      ([first, last]) => first <= comment.startLine && comment.line <= last,
+    );
+    if (inside) comments.push(comment);
+    else
+      leftOver.push(`${comment.path}, lines ${comment.startLine}–${comment.line}, becomes:\n${comment.body}`);
+  }
+  return { comments, leftOver };
+}
+
+function newSideRanges(patch: string): [number, number][] {
+  return [...patch.matchAll(/^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/gm)].map((match) => {
+    const start = Number(match[1]);
+    return [start, start + Number(match[2] ?? '1') - 1];
+  });
 }

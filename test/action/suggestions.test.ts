@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { suggestionsFrom } from '../../src/action/suggestions.js';
+import { placeable, suggestionsFrom } from '../../src/action/suggestions.js';
 import { unifiedDiff } from '../../src/loop/unified-diff.js';
 
 describe('suggestionsFrom', () => {
@@ -27,5 +27,20 @@ describe('suggestionsFrom', () => {
     expect(leftOver).toHaveLength(2);
     expect(leftOver[0]).toContain('+hello');
     expect(leftOver[1]).toContain('-bye');
+  });
+});
+
+describe('placeable', () => {
+  it('keeps the suggestions inside one hunk of the pull request and writes out the rest', () => {
+    const before = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l'].join('\n');
+    const after = before.replace('b', 'B').replace('k', 'K');
+    const all = suggestionsFrom(unifiedDiff('src/x.txt', `${before}\n`, `${after}\n`));
+    const { comments, leftOver } = placeable(all, [
+      { filename: 'src/x.txt', patch: '@@ -1,4 +1,6 @@\n a\n+new\n+new\n b\n c\n d' },
+      { filename: 'other.txt' },
+    ]);
+    // Lines 1–5 lie inside the hunk's new lines 1–6; lines 8–12 lie outside every hunk.
+    expect(comments.map((comment) => [comment.startLine, comment.line])).toEqual([[1, 5]]);
+    expect(leftOver).toEqual(['src/x.txt, lines 8–12, becomes:\n```suggestion\nh\ni\nj\nK\nl\n```']);
   });
 });

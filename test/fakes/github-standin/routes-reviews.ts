@@ -1,9 +1,11 @@
+import { example, rehome } from './objects.js';
 import { reviewObject } from './objects-pulls.js';
 import {
   bodyObject,
   json,
   notFound,
   numberParam,
+  paginate,
   type Reply,
   type Routes,
   repositoryOf,
@@ -13,6 +15,39 @@ import { bodyTooLong } from './routes-issues.js';
 
 /** Creating reviews: the GitHub Action's `suggestions` delivery posts one review with inline suggestions. */
 export const reviewRoutes: Routes = {
+  'GET /repos/{owner}/{repo}/pulls/{pull_number}/files': {
+    auth: 'installation',
+    handle: async (call, world): Promise<Reply> => {
+      const repository = repositoryOf(call, world);
+      const pull = repository?.issues.get(numberParam(call, 'pull_number'))?.pull;
+      if (repository === undefined || pull === undefined) return notFound();
+      const files = await world.git.changedFiles(
+        repository.fullName,
+        `refs/heads/${pull.base}`,
+        `refs/heads/${pull.head}`,
+      );
+      const template = rehome(
+        example('GET /repos/{owner}/{repo}/pulls/{pull_number}/files', 200),
+        world.state.site,
+        repository.fullName,
+      );
+      const { page, headers } = paginate(call, files);
+      return json(
+        200,
+        page.map((file) => ({
+          ...template,
+          filename: file.path,
+          status: file.status,
+          additions: file.additions,
+          deletions: file.deletions,
+          changes: file.additions + file.deletions,
+          patch: file.patch,
+        })),
+        headers,
+      );
+    },
+  },
+
   'POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews': {
     auth: 'installation',
     handle: async (call, world): Promise<Reply> => {
