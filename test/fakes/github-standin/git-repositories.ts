@@ -113,6 +113,40 @@ export class GitRepositories {
     return Number(await this.git(fullName, 'rev-list', '--count', `${base}..${head}`));
   }
 
+  /** Each file `head` changed since its merge base with `base`, with its unified diff, as the pulls API lists them. */
+  async changedFiles(
+    fullName: string,
+    base: string,
+    head: string,
+  ): Promise<{ path: string; status: string; additions: number; deletions: number; patch: string }[]> {
+    const numstat = await this.git(fullName, 'diff', '--numstat', '--no-renames', `${base}...${head}`);
+    const statuses = await this.git(fullName, 'diff', '--name-status', '--no-renames', `${base}...${head}`);
+    const status = new Map(
+      statuses
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => {
+          const [letter = 'M', path = ''] = line.split('\t');
+          return [path, letter === 'A' ? 'added' : letter === 'D' ? 'removed' : 'modified'];
+        }),
+    );
+    const files = [];
+    for (const line of numstat.split('\n').filter(Boolean)) {
+      const [added = '0', deleted = '0', path = ''] = line.split('\t');
+      const diff = await this.git(fullName, 'diff', '--no-renames', `${base}...${head}`, '--', path);
+      // The API's `patch` starts at the first hunk, without git's file headers.
+      const patch = diff.slice(Math.max(0, diff.indexOf('@@')));
+      files.push({
+        path,
+        status: status.get(path) ?? 'modified',
+        additions: Number(added),
+        deletions: Number(deleted),
+        patch,
+      });
+    }
+    return files;
+  }
+
   /**
    * Sends one smart-HTTP request on to the git server, under its token, and
    * its answer back. `path` is the request's path and query, e.g.

@@ -18,6 +18,7 @@ import { checkRoutes } from './routes-checks.js';
 import { issueRoutes } from './routes-issues.js';
 import { pullRoutes } from './routes-pulls.js';
 import { repositoryRoutes } from './routes-repos.js';
+import { reviewRoutes } from './routes-reviews.js';
 import { type Role, StandinState } from './state.js';
 
 export type { RecordedRequest } from './http-front.js';
@@ -74,6 +75,7 @@ const ROUTES = {
   ...checkRoutes,
   ...actionsRoutes,
   ...pullRoutes,
+  ...reviewRoutes,
 };
 
 /**

@@ -1,0 +1,134 @@
+import type { GitHubOctokit } from '../adapters/github/octokit.js';
+import type { CodeHost } from '../code-host/code-host.js';
+import type { RepoConfig } from '../config/repo-config.js';
+import type { LoopResult } from '../loop/run-loop.js';
+import { renderCommitMessage, renderPullRequestBody, renderPullRequestTitle } from '../report/index.js';
+import type { JobView } from '../report/job-view.js';
+import type { Redactor } from '../report/redact.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
+import { copyBack } from '../workspace/copy-back.js';
+import type { Workspace } from '../workspace/workspace.js';
+import type { FailedRun } from './event.js';
+import { BRANCH_PREFIX, ROUND_TRAILER } from './guards.js';
+import { placeable, suggestionsFrom } from './suggestions.js';
+
+/** Commits made with GITHUB_TOKEN are GitHub's Actions bot's; an App token's pushes show the App either way. */
+const AUTHOR = {
+  name: 'github-actions[bot]',
+  email: '41898282+github-actions[bot]@users.noreply.github.com',
+};
+
+export interface DeliveryContext {
+  octokit: GitHubOctokit;
+  host: CodeHost;
+  owner: string;
+  repo: string;
+  token: string;
+  run: FailedRun;
+  runUrl: string;
+  config: RepoConfig;
+  redactor: Redactor;
+  view: JobView;
+  result: LoopResult;
+  sandbox: Sandbox;
+  /** A fresh checkout of the failed commit, made on first use. */
+  checkout: () => Promise<Workspace>;
+}
+
+/**
+ * The fix on a `selfdebug/` branch and a pull request into the branch that
+ * failed. The changed files are copied from the sandbox into a clean
+ * checkout, never into GITHUB_WORKSPACE, so nothing the job built is pushed.
+ */
+export async function deliverPullRequest(
+  context: DeliveryContext,
+): Promise<{ url: string; notes: string[] }> {
+  const { run, result, redactor, config } = context;
+  if (run.branch === '')
+    throw new Error(
+      'the failed run is not on a branch (a tag?), so there is nothing to open a pull request into',
+    );
+  const workspace = await context.checkout();
+  const { written, refused } = await copyBack(context.sandbox, result.changedFiles, workspace.dir);
+  const notes = refused.map((entry) => `Left out ${entry.path}: ${entry.reason}`);
+  const branch = `${BRANCH_PREFIX}run-${run.runId}-${run.runAttempt}`;
+  await workspace.createBranch(branch);
+  const summary = result.reflection?.summary ?? `fix the failure of ${run.workflowName}`;
+  const message = renderCommitMessage(summary, [ROUND_TRAILER], redactor, config.pull_request.title_prefix);
+  const sha = await workspace.commit(message, AUTHOR, written);
+  if (sha === null) throw new Error('the fix changed no file that could be committed');
+  await workspace.push(branch, context.token);
+  const body = `${renderPullRequestBody(context.view, redactor)}\n\nFixes the failure of ${context.runUrl} (workflow ${redactor.redact(run.workflowName)}).\n`;
+  const existing = await context.host.findPullRequest(branch);
+  const pull =
+    existing ??
+    (await context.host.createPullRequest({
+      title: renderPullRequestTitle(context.view, redactor, config.pull_request.title_prefix),
+      body,
+      head: branch,
+      base: run.branch,
+      draft: config.pull_request.draft,
+    }));
+  if (config.pull_request.labels.length > 0)
+    await context.host.addLabels(pull.number, config.pull_request.labels);
+  return { url: pull.url, notes };
+}
+
+/**
+ * One review on the pull request with a suggestion block per hunk, so the
+ * author applies the fix with "Commit suggestion"; GitHub refuses comments
+ * on lines outside the pull request's diff, and then the whole patch goes
+ * into the review's text instead.
+ */
+export async function deliverSuggestions(
+  context: DeliveryContext,
+): Promise<{ url: string; notes: string[] }> {
+  const { run, result, redactor, octokit } = context;
+  const pull = run.pullRequest;
+  if (pull === null)
+    throw new Error('`deliver: suggestions` needs a pull_request run; use `deliver: pull-request` here');
+  const files = await octokit.paginate(octokit.rest.pulls.listFiles, {
+    owner: context.owner,
+    repo: context.repo,
+    pull_number: pull.number,
+    per_page: 100,
+  });
+  const { comments, leftOver } = placeable(suggestionsFrom(result.diff), files);
+  const intro = `selfdebug found a fix for the failure of ${context.runUrl}: ${redactor.redact(result.reflection?.summary ?? result.reason)}`;
+  const rest =
+    leftOver.length === 0
+      ? ''
+      : `\n\nOutside the lines this pull request changes, so not suggestions:\n\n${leftOver.join('\n\n')}`;
+  const request = {
+    owner: context.owner,
+    repo: context.repo,
+    pull_number: pull.number,
+    commit_id: pull.headSha,
+    event: 'COMMENT' as const,
+  };
+  try {
+    const review = await octokit.rest.pulls.createReview({
+      ...request,
+      body: redactor.redact(`${intro}${rest}`),
+      comments: comments.map((comment) => ({
+        path: comment.path,
+        line: comment.line,
+        side: 'RIGHT',
+        ...(comment.startLine < comment.line ? { start_line: comment.startLine, start_side: 'RIGHT' } : {}),
+        body: redactor.redact(comment.body),
+      })),
+    });
+    return { url: review.data.html_url, notes: [] };
+  } catch (error) {
+    if (!(typeof error === 'object' && error !== null && 'status' in error && error.status === 422))
+      throw error;
+    const review = await octokit.rest.pulls.createReview({
+      ...request,
+      body: redactor.redact(`${intro}\n\n\`\`\`diff\n${result.diff}\n\`\`\``),
+    });
+    return {
+      url: review.data.html_url,
+      notes: ['GitHub refused inline suggestions (lines outside the diff); the review holds the patch.'],
+    };
+  }
+}

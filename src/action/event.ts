@@ -1,0 +1,92 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import type { RunnerContext } from './inputs.js';
+
+const actorSchema = z.object({ login: z.string(), type: z.string().optional() });
+
+/** The parts of the event payload the action reads; everything else GitHub sends is ignored. */
+const eventSchema = z.object({
+  sender: actorSchema.optional(),
+  pull_request: z
+    .object({
+      number: z.int(),
+      head: z.object({ ref: z.string(), sha: z.string() }),
+      base: z.object({ ref: z.string() }),
+    })
+    .optional(),
+  workflow_run: z
+    .object({
+      id: z.int(),
+      name: z.string().nullish(),
+      head_branch: z.string().nullish(),
+      head_sha: z.string(),
+      run_attempt: z.int().optional(),
+      actor: actorSchema.nullish(),
+    })
+    .optional(),
+});
+
+/** What run the action debugs and on behalf of whom, whichever way the workflow started it. */
+export interface FailedRun {
+  runId: number;
+  runAttempt: number;
+  workflowName: string;
+  /** The branch the failure is on: the pull request's head for a pull_request run. */
+  branch: string;
+  /** The commit that failed; a pull_request run's merge commit. */
+  sha: string;
+  actor: { login: string; type?: string };
+  /** Set for pull_request runs: where suggestions go. */
+  pullRequest: { number: number; headSha: string; base: string } | null;
+  /** True when the action runs in a separate `workflow_run` workflow rather than in the failed job. */
+  separate: boolean;
+}
+
+export async function readFailedRun(runner: RunnerContext): Promise<FailedRun | { problem: string }> {
+  let payload: z.output<typeof eventSchema> = {};
+  if (runner.GITHUB_EVENT_PATH !== undefined) {
+    const text = await readFile(runner.GITHUB_EVENT_PATH, 'utf8').catch(() => null);
+    if (text === null)
+      return { problem: `cannot read the event payload at GITHUB_EVENT_PATH (${runner.GITHUB_EVENT_PATH})` };
+    const parsed = eventSchema.safeParse(JSON.parse(text));
+    if (!parsed.success)
+      return { problem: `the event payload is not as expected: ${z.prettifyError(parsed.error)}` };
+    payload = parsed.data;
+  }
+  const sender = payload.sender ?? { login: runner.GITHUB_ACTOR };
+  const run = payload.workflow_run;
+  if (runner.GITHUB_EVENT_NAME === 'workflow_run' && run !== undefined) {
+    return {
+      runId: run.id,
+      runAttempt: run.run_attempt ?? 1,
+      workflowName: run.name ?? 'workflow',
+      branch: run.head_branch ?? '',
+      sha: run.head_sha,
+      actor: run.actor ?? sender,
+      pullRequest: null,
+      separate: true,
+    };
+  }
+  if (runner.GITHUB_RUN_ID === undefined || runner.GITHUB_SHA === undefined) {
+    return {
+      problem: 'GITHUB_RUN_ID and GITHUB_SHA are not set: run this as a step of a GitHub Actions job',
+    };
+  }
+  const pull = payload.pull_request;
+  return {
+    runId: runner.GITHUB_RUN_ID,
+    runAttempt: runner.GITHUB_RUN_ATTEMPT,
+    workflowName: runner.GITHUB_WORKFLOW,
+    branch: pull?.head.ref ?? runner.GITHUB_HEAD_REF ?? branchOf(runner.GITHUB_REF),
+    sha: runner.GITHUB_SHA,
+    actor: sender,
+    pullRequest:
+      pull === undefined ? null : { number: pull.number, headSha: pull.head.sha, base: pull.base.ref },
+    separate: false,
+  };
+}
+
+/** A tag or other ref has no branch to push a fix against: the empty name says so. */
+function branchOf(ref: string): string {
+  return ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : '';
+}

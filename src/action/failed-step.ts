@@ -1,0 +1,96 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { GitHubOctokit } from '../adapters/github/octokit.js';
+import { recoverFailingStep } from '../ci-logs/workflow-step.js';
+
+export interface FailedStep {
+  command: string;
+  jobName: string;
+  stepName: string;
+  workflowPath: string;
+}
+
+export interface FailedStepQuery {
+  owner: string;
+  repo: string;
+  runId: number;
+  /** GITHUB_JOB of the step running the action (its job's id in the workflow), when in that job. */
+  jobKey?: string;
+  /** RUNNER_NAME: tells the current job apart from other matrix jobs that failed at the same time. */
+  runnerName?: string;
+  workspace: string;
+}
+
+export type FailedStepResult = { found: FailedStep } | { problem: string };
+
+const SET_COMMAND = 'set the `command` input to the command that fails';
+
+/**
+ * The command of the step that failed, for when no `command` is given: the
+ * jobs API names the failed step (still running jobs included, since the
+ * action may be a later step of that very job), and the workflow file gives
+ * its `run:` script, recovered the same way the App recovers it from a run.
+ */
+export async function findFailedStep(
+  octokit: GitHubOctokit,
+  query: FailedStepQuery,
+): Promise<FailedStepResult> {
+  const repository = { owner: query.owner, repo: query.repo };
+  const run = await octokit.rest.actions.getWorkflowRun({ ...repository, run_id: query.runId });
+  const jobs = await octokit.paginate(octokit.rest.actions.listJobsForWorkflowRun, {
+    ...repository,
+    run_id: query.runId,
+    filter: 'latest',
+    per_page: 100,
+  });
+  const failed = jobs.flatMap((job) => {
+    const step = (job.steps ?? []).find((candidate) => candidate.conclusion === 'failure');
+    return step === undefined ? [] : [{ job, step }];
+  });
+  const ours =
+    failed.find(({ job }) => query.runnerName !== undefined && job.runner_name === query.runnerName) ??
+    failed.find(({ job }) => query.jobKey !== undefined && isJobNamed(job.name, query.jobKey)) ??
+    failed[0];
+  if (ours === undefined) {
+    return { problem: `no step of workflow run ${query.runId} has failed yet; ${SET_COMMAND}.` };
+  }
+  const workflowPath = run.data.path;
+  const workflow = await readFile(join(query.workspace, workflowPath), 'utf8').catch(() => null);
+  if (workflow === null) {
+    return {
+      problem: `cannot read ${workflowPath} in GITHUB_WORKSPACE (check the repository out first, e.g. with actions/checkout); or ${SET_COMMAND}.`,
+    };
+  }
+  const recovered = recoverFailingStep(
+    { workflow },
+    { job: ours.job.name, step: ours.step.name, stepNumber: ours.step.number },
+  );
+  if (recovered?.run == null) {
+    const what = recovered?.uses
+      ? `runs \`${recovered.uses}\`, not a script`
+      : 'was not found in the workflow file';
+    return {
+      problem: `the failed step "${ours.step.name}" of job "${ours.job.name}" ${what}; ${SET_COMMAND}.`,
+    };
+  }
+  const script = recovered.run.trim();
+  const directory = recovered.workingDirectory;
+  return {
+    found: {
+      // The sandbox starts at the workspace root; the step ran in its own working directory.
+      command: directory ? `cd ${shellQuote(directory)} && ${script}` : script,
+      jobName: ours.job.name,
+      stepName: ours.step.name,
+      workflowPath,
+    },
+  };
+}
+
+/** A matrix job is named `key (values…)` unless it has a `name:` of its own. */
+function isJobNamed(name: string, key: string): boolean {
+  return name === key || name.startsWith(`${key} (`);
+}
+
+function shellQuote(text: string): string {
+  return /^[\w./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}

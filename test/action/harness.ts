@@ -1,0 +1,141 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { type ActionIO, runAction } from '../../src/action/run-action.js';
+import type { GitHubStandin } from '../fakes/github-standin/standin.js';
+
+export const BROKEN_STATS =
+  'from numbers_data import load_numbers\n\nvalues = load_numbers()\nprint(f"mean: {statistics.mean(values)}")\n';
+export const NUMBERS_DATA = 'def load_numbers():\n    return [1, 2, 3, 4]\n';
+export const FIXED_STATS = `import statistics\n${BROKEN_STATS}`;
+
+export const WORKFLOW = `name: CI
+on: [push, pull_request]
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - run: python3 stats.py
+      - if: failure()
+        uses: selfdebug/selfdebug@v1
+        with:
+          api-key: \${{ secrets.OPENAI_API_KEY }}
+`;
+
+export const fixProposal = {
+  analysis: 'stats.py calls statistics.mean but never imports the statistics module.',
+  edits: [
+    {
+      path: 'stats.py',
+      search: 'from numbers_data import load_numbers\n',
+      replace: 'import statistics\nfrom numbers_data import load_numbers\n',
+    },
+  ],
+};
+export const reflection = {
+  summary: 'Imported the statistics module in stats.py',
+  rootCause: 'statistics.mean was used without importing statistics',
+  changes: 'Added `import statistics` at the top of stats.py',
+  confidence: 'high',
+  risks: [],
+};
+
+export const PROJECT = {
+  'stats.py': BROKEN_STATS,
+  'numbers_data.py': NUMBERS_DATA,
+  '.github/workflows/ci.yml': WORKFLOW,
+};
+
+/** The steps the jobs API lists for the job above when `python3 stats.py` fails: "Set up job" is number 1. */
+export const FAILED_STEPS = [
+  { name: 'Set up job', number: 1, conclusion: 'success' as const },
+  { name: 'Run actions/checkout@v4', number: 2, conclusion: 'success' as const },
+  { name: 'Run python3 stats.py', number: 3, conclusion: 'failure' as const },
+  { name: 'Run selfdebug/selfdebug@v1', number: 4, conclusion: null },
+];
+
+/** A folder as actions/checkout leaves GITHUB_WORKSPACE. */
+export async function writeFiles(dir: string, files: Record<string, string>): Promise<void> {
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await writeFile(join(dir, path), text);
+  }
+}
+
+export interface Simulated {
+  env: Record<string, string>;
+  summaryPath: string;
+  outputPath: string;
+  runnerTemp: string;
+}
+
+/**
+ * The environment the runner gives a step: INPUT_* as it names them (hyphens
+ * kept), the GITHUB_* context, the event payload in a file, and the stand-in
+ * as both the API and the git server.
+ */
+export async function simulateRunner(
+  root: string,
+  standin: GitHubStandin,
+  options: {
+    repository: string;
+    workspace: string;
+    eventName: string;
+    event: unknown;
+    runId: number;
+    sha: string;
+    ref: string;
+    inputs: Record<string, string>;
+    extra?: Record<string, string>;
+  },
+): Promise<Simulated> {
+  const runnerTemp = join(root, 'runner-temp');
+  await mkdir(runnerTemp, { recursive: true });
+  const eventPath = join(root, 'event.json');
+  await writeFile(eventPath, JSON.stringify(options.event));
+  const summaryPath = join(root, 'summary.md');
+  const outputPath = join(root, 'output.txt');
+  await writeFile(summaryPath, '');
+  await writeFile(outputPath, '');
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: process.env.HOME ?? root,
+    GITHUB_ACTIONS: 'true',
+    GITHUB_WORKSPACE: options.workspace,
+    GITHUB_REPOSITORY: options.repository,
+    GITHUB_EVENT_NAME: options.eventName,
+    GITHUB_EVENT_PATH: eventPath,
+    GITHUB_RUN_ID: String(options.runId),
+    GITHUB_RUN_ATTEMPT: '1',
+    GITHUB_SHA: options.sha,
+    GITHUB_REF: options.ref,
+    GITHUB_JOB: 'test',
+    GITHUB_WORKFLOW: 'CI',
+    GITHUB_ACTOR: 'alice',
+    GITHUB_SERVER_URL: `http://${standin.host}`,
+    GITHUB_API_URL: standin.apiUrl,
+    GITHUB_STEP_SUMMARY: summaryPath,
+    GITHUB_OUTPUT: outputPath,
+    RUNNER_TEMP: runnerTemp,
+    RUNNER_TOOL_CACHE: join(root, 'tool-cache'),
+    // action.yml's defaults, which the runner fills in for inputs not given.
+    INPUT_SANDBOX: 'docker',
+    INPUT_DELIVER: 'pull-request',
+    ...Object.fromEntries(
+      Object.entries(options.inputs).map(([name, value]) => [`INPUT_${name.toUpperCase()}`, value]),
+    ),
+    ...options.extra,
+  };
+  return { env, summaryPath, outputPath, runnerTemp };
+}
+
+export async function runSimulated(env: Record<string, string>): Promise<{ code: number; log: string }> {
+  const lines: string[] = [];
+  const io: ActionIO = { log: (line) => lines.push(line) };
+  const code = await runAction(env, io);
+  return { code, log: lines.join('\n') };
+}
+
+export function readText(path: string): Promise<string> {
+  return readFile(path, 'utf8');
+}
