@@ -1,9 +1,9 @@
 import { tmpdir } from 'node:os';
-import { ProbotOctokit } from 'probot';
 import { GitWorkspaceProvider } from '../adapters/git/index.js';
 import { GitHubCodeHost } from '../adapters/github/index.js';
 import { LocalSandboxProvider, localSandboxWarning } from '../adapters/local/index.js';
 import { readFolderConfig } from '../cli/fix-repo-config.js';
+import { tokenOctokit } from '../compose/token-octokit.js';
 import { parseSandboxConfig } from '../config/load-config.js';
 import { parseModelConfig } from '../config/model-config.js';
 import type { Environment } from '../config/read-environment.js';
@@ -99,7 +99,7 @@ async function debug(
       if (exhausted !== null) return done(exhausted);
     }
 
-    const octokit = new ProbotOctokit({ auth: { token }, baseUrl: runner.GITHUB_API_URL });
+    const octokit = tokenOctokit(token, runner.GITHUB_API_URL);
     const host = new GitHubCodeHost(octokit, { owner, repo });
     let command = inputs.command ?? config.command;
     if (command === undefined) {
