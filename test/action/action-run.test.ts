@@ -43,6 +43,19 @@ describe('the GitHub Action in a simulated runner', () => {
     return { standin, repository, octokit, token };
   }
 
+  /** The runner's folder with the job's checkout of PROJECT in its workspace, as actions/checkout leaves it. */
+  async function checkedOut(): Promise<{ root: string; workspace: string }> {
+    const root = await tempDir('selfdebug-action-');
+    const workspace = join(root, 'workspace');
+    await writeFiles(workspace, PROJECT);
+    return { root, workspace };
+  }
+
+  /** A model server that proposes the fix, then reflects on it. */
+  function fixingModel(): Promise<FakeOpenAIServer> {
+    return startFakeOpenAIServer([{ json: fixProposal }, { json: reflection }]);
+  }
+
   function failedRun(
     target: GitHubStandin,
     fullName: string,
@@ -69,12 +82,10 @@ describe('the GitHub Action in a simulated runner', () => {
 
   it('debugs the failed step of a push run and opens a pull request from a selfdebug/ branch', async () => {
     const { standin, repository, token } = await setUp([PROJECT]);
-    model = await startFakeOpenAIServer([{ json: fixProposal }, { json: reflection }]);
+    model = await fixingModel();
     const sha = repository.commits[0]!;
     const run = failedRun(standin, repository.fullName, 'main', sha);
-    const root = await tempDir('selfdebug-action-');
-    const workspace = join(root, 'workspace');
-    await writeFiles(workspace, PROJECT);
+    const { root, workspace } = await checkedOut();
     const simulated = await simulateRunner(root, standin, {
       repository: repository.fullName,
       workspace,
@@ -124,12 +135,10 @@ describe('the GitHub Action in a simulated runner', () => {
 
   it('does the same from the bundle alone, copied where no node_modules is', async () => {
     const { standin, repository, token } = await setUp([PROJECT]);
-    model = await startFakeOpenAIServer([{ json: fixProposal }, { json: reflection }]);
+    model = await fixingModel();
     const sha = repository.commits[0]!;
     const run = failedRun(standin, repository.fullName, 'main', sha);
-    const root = await tempDir('selfdebug-action-');
-    const workspace = join(root, 'workspace');
-    await writeFiles(workspace, PROJECT);
+    const { root, workspace } = await checkedOut();
     const bundle = join(root, 'action');
     await cp(fileURLToPath(new URL('../../dist-action', import.meta.url)), bundle, { recursive: true });
     const simulated = await simulateRunner(root, standin, {
@@ -168,11 +177,9 @@ describe('the GitHub Action in a simulated runner', () => {
       head: 'feature',
       base: 'main',
     });
-    model = await startFakeOpenAIServer([{ json: fixProposal }, { json: reflection }]);
+    model = await fixingModel();
     const run = failedRun(standin, repository.fullName, 'feature', headSha, 'pull_request');
-    const root = await tempDir('selfdebug-action-');
-    const workspace = join(root, 'workspace');
-    await writeFiles(workspace, PROJECT);
+    const { root, workspace } = await checkedOut();
     const simulated = await simulateRunner(root, standin, {
       repository: repository.fullName,
       workspace,
@@ -226,12 +233,10 @@ describe('the GitHub Action in a simulated runner', () => {
 
   it('in a workflow_run workflow, debugs the failed step of the triggering run; deliver none writes only the summary', async () => {
     const { standin, repository, token } = await setUp([PROJECT]);
-    model = await startFakeOpenAIServer([{ json: fixProposal }, { json: reflection }]);
+    model = await fixingModel();
     const sha = repository.commits[0]!;
     const failed = failedRun(standin, repository.fullName, 'main', sha);
-    const root = await tempDir('selfdebug-action-');
-    const workspace = join(root, 'workspace');
-    await writeFiles(workspace, PROJECT);
+    const { root, workspace } = await checkedOut();
     const simulated = await simulateRunner(root, standin, {
       repository: repository.fullName,
       workspace,
