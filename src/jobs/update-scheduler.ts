@@ -1,3 +1,14 @@
+import type { Clock } from '../loop/clock.js';
+import { realTimers, type Timers } from '../util/timers.js';
+
+/** Where the scheduler reads the time and sets its timer; injected so a test moves time itself. */
+export interface SchedulerTime {
+  clock: Clock;
+  timers: Timers;
+}
+
+const realTime: SchedulerTime = { clock: { now: () => Date.now() }, timers: realTimers };
+
 /**
  * Paces a job's updates to GitHub: one write in flight at a time, updates
  * asked for meanwhile folded into one more after it, and quiet events held
@@ -5,8 +16,8 @@
  * limits; Octokit spaces writes out anyway, and a job should not wait for it).
  */
 export class UpdateScheduler {
-  private lastUpdate = 0;
-  private pending: ReturnType<typeof setTimeout> | null = null;
+  private lastUpdate = Number.NEGATIVE_INFINITY;
+  private pending: unknown = null;
   /** The write being posted; requests meanwhile set `again` and are folded into one more. */
   private running: Promise<void> | null = null;
   private again = false;
@@ -14,6 +25,7 @@ export class UpdateScheduler {
   constructor(
     private readonly update: () => Promise<void>,
     private readonly intervalMs: number,
+    private readonly time: SchedulerTime = realTime,
   ) {}
 
   /** Runs `work` as the first write (it counts as an update); later updates queue behind it. */
@@ -23,7 +35,7 @@ export class UpdateScheduler {
 
   /** An update now when `urgent` or when the last one is old enough; otherwise one at the end of the interval. */
   soon(urgent: boolean): void {
-    if (urgent || Date.now() - this.lastUpdate >= this.intervalMs) this.request();
+    if (urgent || this.time.clock.now() - this.lastUpdate >= this.intervalMs) this.request();
     else this.schedule();
   }
 
@@ -45,7 +57,7 @@ export class UpdateScheduler {
   }
 
   private inBackground(work: () => Promise<void>): void {
-    this.lastUpdate = Date.now();
+    this.lastUpdate = this.time.clock.now();
     this.running = work().finally(() => {
       this.running = null;
       if (this.again) this.request();
@@ -53,16 +65,15 @@ export class UpdateScheduler {
   }
 
   private schedule(): void {
-    if (this.pending) return;
-    this.pending = setTimeout(() => {
+    if (this.pending !== null) return;
+    this.pending = this.time.timers.setTimeout(() => {
       this.pending = null;
       this.request();
     }, this.intervalMs);
-    this.pending.unref();
   }
 
   private cancelScheduled(): void {
-    if (this.pending) clearTimeout(this.pending);
+    if (this.pending !== null) this.time.timers.clearTimeout(this.pending);
     this.pending = null;
   }
 }

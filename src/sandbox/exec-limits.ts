@@ -1,3 +1,4 @@
+import { realTimers, type Timers } from '../util/timers.js';
 import {
   CANCELLED_EXIT_CODE,
   CANCELLED_REASON,
@@ -5,17 +6,6 @@ import {
   TIMEOUT_EXIT_CODE,
   timeoutReason,
 } from './sandbox.js';
-
-/** The scheduler a sandbox times its commands with; injected so a test decides when a limit passes. */
-export interface ExecTimers {
-  setTimeout(callback: () => void, milliseconds: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-export const realExecTimers: ExecTimers = {
-  setTimeout: (callback, milliseconds) => setTimeout(callback, milliseconds),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
 
 export type StopReason = 'timed-out' | 'cancelled';
 
@@ -25,7 +15,7 @@ export type StopReason = 'timed-out' | 'cancelled';
  */
 export class ExecLimits {
   #stoppedBy: StopReason | null = null;
-  readonly #timers: ExecTimers;
+  readonly #timers: Timers;
   readonly #timer: unknown;
   readonly #signal: AbortSignal | undefined;
   readonly #onAbort = () => this.#stop('cancelled');
@@ -34,7 +24,7 @@ export class ExecLimits {
     readonly timeoutSeconds: number,
     signal: AbortSignal | undefined,
     private readonly stop: (why: StopReason) => void,
-    timers: ExecTimers = realExecTimers,
+    timers: Timers = realTimers,
   ) {
     this.#timers = timers;
     this.#signal = signal;

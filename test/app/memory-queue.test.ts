@@ -25,31 +25,55 @@ describe('MemoryQueue', () => {
   it('keeps to its concurrency, runs one job per issue at a time, and cancels by issue', async () => {
     let live = 0;
     let peak = 0;
+    const started: string[] = [];
     const cancelled: string[] = [];
     const finished: string[] = [];
+    // Jobs run until the test lets them finish (or are cancelled), so what overlaps is up to the test.
+    let open = false;
+    const gates: Array<() => void> = [];
+    let onStart = () => {};
+    let onCancel = () => {};
+    const firstCancelled = new Promise<void>((resolve) => {
+      onCancel = resolve;
+    });
     const queue = new MemoryQueue(async (job, signal) => {
       live++;
       peak = Math.max(peak, live);
+      started.push(job.id);
+      onStart();
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
+        const finish = () => {
           finished.push(job.id);
           resolve();
-        }, 50);
+        };
+        if (open) finish();
+        else if (!signal.aborted) gates.push(() => signal.aborted || finish());
         signal.addEventListener('abort', () => {
-          clearTimeout(timer);
           cancelled.push(job.id);
+          onCancel();
           resolve();
         });
       });
       live--;
     }, 2);
+    const twoStarted = new Promise<void>((resolve) => {
+      onStart = () => {
+        if (started.length === 2) resolve();
+      };
+    });
     for (let index = 0; index < 5; index++) await queue.enqueue(request(`job-${index}`));
     for (const issueNumber of [8, 9]) {
       const trigger = { ...request('x').trigger, issueNumber } as JobRequest['trigger'];
       await queue.enqueue(request(`other-${issueNumber}`, { trigger }));
     }
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await twoStarted;
+    // Both slots are taken by jobs that cannot finish yet: job-0 and the first of the other issues.
+    expect(started).toEqual(['job-0', 'other-8']);
     const count = await queue.cancel({ repository: 'Octo/Repo', issueNumber: 7 }, 'stopped');
+    // The running job of issue 7 is aborted; only then may the others finish.
+    await firstCancelled;
+    open = true;
+    for (const finish of gates.splice(0)) finish();
     await queue.idle();
     expect(peak).toBe(2);
     expect(count).toBe(5);

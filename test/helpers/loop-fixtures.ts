@@ -7,18 +7,15 @@ import type { LoopEvent } from '../../src/loop/events.js';
 import type { Reflection } from '../../src/loop/schemas.js';
 import { type LoopLimits, type LoopLimitsInput, loopLimitsSchema } from '../../src/loop/task.js';
 import { type ScriptedAnswer, ScriptedModel } from '../../src/model/scripted-model.js';
-import type { ExecTimers } from '../../src/sandbox/exec-limits.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
+import type { Timers } from '../../src/util/timers.js';
 import { useTempDirs } from './temp-dir.js';
 
 /**
  * Local sandboxes over temporary workspaces, disposed after each test; `timers`
  * decides when a command's time limit passes (the real scheduler by default).
  */
-export function useLocalSandboxes(): (
-  files: Record<string, string>,
-  timers?: ExecTimers,
-) => Promise<Sandbox> {
+export function useLocalSandboxes(): (files: Record<string, string>, timers?: Timers) => Promise<Sandbox> {
   const tempDir = useTempDirs();
   const open: Sandbox[] = [];
   afterEach(async () => {

@@ -1,4 +1,4 @@
-import type { Timers } from '../../src/adapters/openai/index.js';
+import type { Timers } from '../../src/util/timers.js';
 
 /**
  * Time under the test's control: nothing fires until `advance` says time has

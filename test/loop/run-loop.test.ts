@@ -4,7 +4,7 @@ import { JobCancelledError } from '../../src/errors/job-errors.js';
 import { runLoop } from '../../src/loop/run-loop.js';
 import type { LanguageModel } from '../../src/model/language-model.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
-import type { ExecTimers } from '../../src/sandbox/exec-limits.js';
+import type { Timers } from '../../src/util/timers.js';
 import {
   decide,
   eventsOf,
@@ -159,7 +159,7 @@ describe('runLoop', () => {
     // The scheduler, not the machine's speed, decides: the first run's limit passes as soon as it is set,
     // and no later one ever does. The broken run never ends on its own; the fixed one does.
     let armed = 0;
-    const timers: ExecTimers = {
+    const timers: Timers = {
       setTimeout: (callback) => {
         if (armed++ === 0) setImmediate(callback);
         return armed;

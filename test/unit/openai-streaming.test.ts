@@ -58,14 +58,16 @@ async function setUp(settings: { idleTimeoutSeconds: number; timeoutSeconds: num
       random: () => 0,
     },
   );
+  // Waits on what the adapter has done, never on how fast: on a loaded machine reading a chunk can take seconds.
+  const patiently = { timeout: 30_000, interval: 2 };
   /** Writes a piece of the answer and waits until the adapter has read it (it re-arms its idle timer). */
   const send = async (stream: ServerResponse, text: string) => {
     const before = timers.armed;
     stream.write(text);
-    await vi.waitFor(() => expect(timers.armed).toBeGreaterThan(before), { interval: 2 });
+    await vi.waitFor(() => expect(timers.armed).toBeGreaterThan(before), patiently);
   };
   const nextStream = async (index: number) => {
-    await vi.waitFor(() => expect(server.streams.length).toBeGreaterThan(index), { interval: 2 });
+    await vi.waitFor(() => expect(server.streams.length).toBeGreaterThan(index), patiently);
     return server.streams[index]!;
   };
   return { model, timers, sleeps, send, nextStream, server };

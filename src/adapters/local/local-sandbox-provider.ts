@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SandboxConfig } from '../../config/sandbox-config.js';
 import { NO_PREPARATION, type PreparationReport } from '../../sandbox/environment.js';
-import { type ExecTimers, realExecTimers } from '../../sandbox/exec-limits.js';
 import { runSetup } from '../../sandbox/run-setup.js';
 import type { OpenSandboxRequest, Sandbox, SandboxProvider } from '../../sandbox/sandbox.js';
 import { type Logger, silentLogger } from '../../util/logger.js';
+import { realTimers, type Timers } from '../../util/timers.js';
 import { LocalSandbox } from './local-sandbox.js';
 
 /** The banner; `instead` says how to go back to Docker, in the terms the person used to leave it. */
@@ -31,7 +31,7 @@ export class LocalSandboxProvider implements SandboxProvider {
       process.stderr.write(`\n⚠️  ${message}\n\n`),
     private readonly warning: string = LOCAL_SANDBOX_WARNING,
     /** Times each command's limit; the real scheduler unless a test brings its own. */
-    private readonly timers: ExecTimers = realExecTimers,
+    private readonly timers: Timers = realTimers,
   ) {}
 
   async open(request: OpenSandboxRequest): Promise<Sandbox> {

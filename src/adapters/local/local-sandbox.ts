@@ -3,7 +3,7 @@ import { chmod, cp, lstat, mkdir, readFile, rm, writeFile } from 'node:fs/promis
 import { dirname, join } from 'node:path';
 import type { SandboxConfig } from '../../config/sandbox-config.js';
 import type { PreparationReport } from '../../sandbox/environment.js';
-import { ExecLimits, type ExecTimers, realExecTimers } from '../../sandbox/exec-limits.js';
+import { ExecLimits } from '../../sandbox/exec-limits.js';
 import { OutputRecorder } from '../../sandbox/output-recorder.js';
 import {
   type CopyOutReport,
@@ -15,6 +15,7 @@ import {
 } from '../../sandbox/sandbox.js';
 import { workspacePath } from '../../sandbox/workspace-path.js';
 import { replaceDirectoryContents } from '../../util/replace-directory-contents.js';
+import { realTimers, type Timers } from '../../util/timers.js';
 import { linkOutOfWorkspace, mapFileError } from './file-errors.js';
 
 /** Host variables a shell needs to find its tools; nothing else of the host (tokens!) is passed on. */
@@ -34,7 +35,7 @@ export class LocalSandbox implements Sandbox {
     readonly root: string,
     private readonly config: SandboxConfig,
     /** Times each command's limit; the real scheduler unless a test brings its own. */
-    private readonly timers: ExecTimers = realExecTimers,
+    private readonly timers: Timers = realTimers,
   ) {}
 
   get id(): string {

@@ -1,21 +1,4 @@
-/**
- * Timers the adapter uses for idle and total limits; injected so tests decide
- * when time passes instead of waiting for it.
- */
-export interface Timers {
-  setTimeout(callback: () => void, milliseconds: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-export const realTimers: Timers = {
-  setTimeout: (callback, milliseconds) => {
-    const handle = setTimeout(callback, milliseconds);
-    // A pending limit must not keep the process alive after the work is done.
-    handle.unref?.();
-    return handle;
-  },
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
+import type { Timers } from '../../util/timers.js';
 
 /** Why a call was cut off by us rather than by the caller or the server. */
 export type DeadlineKind = 'idle' | 'total';

@@ -15,6 +15,6 @@ export function createLanguageModel(
 ): OpenAIChatModel {
   return new OpenAIChatModel(config, options);
 }
-export { CallDeadline, CallDeadlineError, realTimers, type Timers } from './call-deadline.js';
+export { CallDeadline, CallDeadlineError } from './call-deadline.js';
 export { type ProbeCheck, probeModelServer } from './probe-server.js';
 export { processServerProfiles, type ServerProfile, ServerProfiles } from './server-profile.js';

@@ -4,9 +4,10 @@ import type { ModelConfig, StructuredOutputMode } from '../../config/model-confi
 import { DEFAULT_CONTEXT_TOKENS, outputAllowance } from '../../model/context-window.js';
 import type { LanguageModel, ModelRequest, ModelResponse, ModelWindow } from '../../model/language-model.js';
 import { type Logger, silentLogger } from '../../util/logger.js';
+import { realTimers, type Timers } from '../../util/timers.js';
 import { reconnectingFetch } from '../http/reconnecting-fetch.js';
 import { displayUrl, resolveApiKey } from './api-key.js';
-import { CallDeadline, realTimers, type Timers } from './call-deadline.js';
+import { CallDeadline } from './call-deadline.js';
 import { discoverServerFacts, type ServerFacts } from './discover-context.js';
 import { toApiMessages, toApiTools } from './map-messages.js';
 import { mapOpenAIError } from './map-openai-error.js';
