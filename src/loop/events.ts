@@ -67,16 +67,18 @@ export type LoopEvent =
   | { type: 'executed'; attempt: number; command: string; result: ExecResult }
   | { type: 'retry-decided'; attempt: number; retry: boolean; reason: string }
   | { type: 'reflected'; reflection: Reflection }
-  | {
-      type: 'finished';
-      outcome: LoopOutcome;
-      reason: string;
-      attempts: number;
-      diff: string;
-      changedFiles: string[];
-      total: Spend;
-      durationMs: number;
-    };
+  | ({ type: 'finished' } & LoopSummary);
+
+/** How a run ended, as the `finished` event tells it and `runLoop` returns it. */
+export interface LoopSummary {
+  outcome: LoopOutcome;
+  reason: string;
+  attempts: number;
+  diff: string;
+  changedFiles: string[];
+  total: Spend;
+  durationMs: number;
+}
 
 /** Receives events as they happen; awaited, so a reporter can post before the loop goes on. */
 export type EventSink = (event: LoopEvent) => void | Promise<void>;

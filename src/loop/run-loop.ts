@@ -1,6 +1,6 @@
 import { InvalidModelOutputError, ModelApiError, ModelAuthError } from '../errors/model-errors.js';
 import { runAttempts } from './attempts.js';
-import type { LoopEvent, LoopOutcome, Spend } from './events.js';
+import type { LoopEvent, LoopSummary } from './events.js';
 import { type Ending, type LoopInput, LoopSession } from './loop-session.js';
 import { reflectMessages } from './prompts.js';
 import { rejectedReflection } from './rejected-answer.js';
@@ -11,15 +11,8 @@ export type { Clock } from './clock.js';
 export { realClock } from './clock.js';
 export type { LoopInput } from './loop-session.js';
 
-export interface LoopResult {
-  outcome: LoopOutcome;
-  reason: string;
-  attempts: number;
+export interface LoopResult extends LoopSummary {
   reflection: Reflection | null;
-  diff: string;
-  changedFiles: string[];
-  total: Spend;
-  durationMs: number;
   /** Every event of the run, in order: the full transcript. */
   events: LoopEvent[];
 }
@@ -111,9 +104,14 @@ async function finish(
   reflection: Reflection | null,
 ): Promise<LoopResult> {
   const { diff, changedFiles } = await session.editor.diff().catch(() => ({ diff: '', changedFiles: [] }));
-  const durationMs = session.elapsedMs();
-  const total = session.spend.snapshot();
-  const attempts = session.attemptsStarted;
-  await session.emit({ type: 'finished', ...ending, attempts, diff, changedFiles, total, durationMs });
-  return { ...ending, attempts, reflection, diff, changedFiles, total, durationMs, events: session.events };
+  const summary: LoopSummary = {
+    ...ending,
+    attempts: session.attemptsStarted,
+    diff,
+    changedFiles,
+    total: session.spend.snapshot(),
+    durationMs: session.elapsedMs(),
+  };
+  await session.emit({ type: 'finished', ...summary });
+  return { ...summary, reflection, events: session.events };
 }
