@@ -1,5 +1,4 @@
 import OpenAI from 'openai';
-import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import type { ModelConfig, StructuredOutputMode } from '../../config/model-config.js';
 import { DEFAULT_CONTEXT_TOKENS, outputAllowance } from '../../model/context-window.js';
 import type { LanguageModel, ModelRequest, ModelResponse, ModelWindow } from '../../model/language-model.js';
@@ -9,9 +8,10 @@ import { reconnectingFetch } from '../http/reconnecting-fetch.js';
 import { displayUrl, resolveApiKey } from './api-key.js';
 import { CallDeadline } from './call-deadline.js';
 import { discoverServerFacts, type ServerFacts } from './discover-context.js';
-import { toApiMessages, toApiTools } from './map-messages.js';
+import { finishAnswer } from './finish-answer.js';
 import { mapOpenAIError } from './map-openai-error.js';
 import { readCompletion } from './read-response.js';
+import { type BodySettings, isReasoningModel, requestBody, type Sent } from './request-body.js';
 import { defaultSleep, isRetryable, retryDelayMilliseconds, type Sleep } from './retry-policy.js';
 import {
   processServerProfiles,
@@ -25,8 +25,7 @@ import {
   isStructuredOutputRejection,
   isToolsRejection,
 } from './server-rejections.js';
-import { responseFormatFor, schemaInstruction, weakerMode } from './structured-output.js';
-import { toolCallsFromText } from './text-tool-calls.js';
+import { weakerMode } from './structured-output.js';
 
 const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
@@ -41,14 +40,6 @@ export interface OpenAIChatModelOptions {
   profiles?: ServerProfiles;
   /** For the context-window questions (GET /models, /props, /api/show). */
   fetch?: typeof fetch;
-}
-
-/**
- * OpenAI's reasoning models take max_completion_tokens and only the default
- * temperature (https://platform.openai.com/docs/guides/reasoning).
- */
-export function isReasoningModel(model: string): boolean {
-  return /^(o\d|gpt-5)/i.test(model.replace(/^.*\//, ''));
 }
 
 /**
@@ -169,13 +160,14 @@ export class OpenAIChatModel implements LanguageModel {
       throwIfAborted(request.signal);
     }
     let retries = 0;
-    let tries = 0;
-    for (;;) {
-      const mode = this.structuredOutput;
+    for (let tries = 1; ; tries++) {
       const offered = this.toolsEnabled ? (request.tools ?? []) : [];
-      const streamUsage = this.#profile().streamUsage !== false;
-      const maxCompletionTokens = this.#maxCompletionTokens;
-      tries += 1;
+      const sent: Sent = {
+        mode: this.structuredOutput,
+        offered: offered.length > 0,
+        streamUsage: this.#profile().streamUsage !== false,
+        maxCompletionTokens: this.#maxCompletionTokens,
+      };
       const deadline = new CallDeadline({
         idleSeconds: this.#config.idleTimeoutSeconds,
         totalSeconds: this.#config.timeoutSeconds,
@@ -184,17 +176,14 @@ export class OpenAIChatModel implements LanguageModel {
       });
       try {
         const raw = await this.#client.chat.completions
-          .create(
-            this.#body(request, { mode, offered: offered.length > 0, streamUsage, maxCompletionTokens }),
-            {
-              signal: deadline.signal,
-              // Ours fire first; the SDK's own timer only backs them up.
-              timeout: Math.round(this.#config.timeoutSeconds * 1000) + 5000,
-            },
-          )
+          .create(requestBody(request, this.#bodySettings(), sent), {
+            signal: deadline.signal,
+            // Ours fire first; the SDK's own timer only backs them up.
+            timeout: Math.round(this.#config.timeoutSeconds * 1000) + 5000,
+          })
           .asResponse();
         const answer = await readCompletion(raw, deadline, this.model);
-        return this.#finish(
+        return finishAnswer(
           answer,
           request,
           offered.map((tool) => tool.name),
@@ -202,74 +191,57 @@ export class OpenAIChatModel implements LanguageModel {
       } catch (thrown) {
         const error = deadline.expired ?? thrown;
         throwIfAborted(request.signal);
-        if (
-          this.#stepDown(error, request, {
-            mode,
-            offered: offered.length > 0,
-            streamUsage,
-            maxCompletionTokens,
-          })
-        ) {
-          continue;
-        }
-        if (!isRetryable(error) || retries >= this.#config.maxRetries) {
-          throw mapOpenAIError(error, {
-            baseUrl: this.#baseUrl,
-            model: this.model,
-            tries,
-            timeoutSeconds: this.#config.timeoutSeconds,
-            idleTimeoutSeconds: this.#config.idleTimeoutSeconds,
-            apiKey: this.#apiKey,
-          });
-        }
-        const delay = retryDelayMilliseconds(error, retries, this.#random);
+        if (this.#stepDown(error, request, sent)) continue;
+        await this.#backOff(error, request, retries, tries);
         retries += 1;
-        this.#logger.warn(
-          {
-            purpose: request.purpose,
-            model: this.model,
-            retry: retries,
-            delayMilliseconds: delay,
-            ...describe(error),
-          },
-          'model request failed; retrying',
-        );
-        try {
-          await this.#sleep(delay, request.signal);
-        } catch (sleepError) {
-          throwIfAborted(request.signal);
-          throw sleepError;
-        }
-        throwIfAborted(request.signal);
       } finally {
         deadline.dispose();
       }
     }
   }
 
+  /** Waits before the next try of a retryable failure, or throws it mapped once the retries are spent. */
+  async #backOff(error: unknown, request: ModelRequest, retries: number, tries: number): Promise<void> {
+    if (!isRetryable(error) || retries >= this.#config.maxRetries) {
+      throw mapOpenAIError(error, {
+        baseUrl: this.#baseUrl,
+        model: this.model,
+        tries,
+        timeoutSeconds: this.#config.timeoutSeconds,
+        idleTimeoutSeconds: this.#config.idleTimeoutSeconds,
+        apiKey: this.#apiKey,
+      });
+    }
+    const delay = retryDelayMilliseconds(error, retries, this.#random);
+    this.#logger.warn(
+      {
+        purpose: request.purpose,
+        model: this.model,
+        retry: retries + 1,
+        delayMilliseconds: delay,
+        ...describe(error),
+      },
+      'model request failed; retrying',
+    );
+    try {
+      await this.#sleep(delay, request.signal);
+    } catch (sleepError) {
+      throwIfAborted(request.signal);
+      throw sleepError;
+    }
+    throwIfAborted(request.signal);
+  }
+
   #profile(): Readonly<ServerProfile> {
     return this.#profiles.get(this.#profileKey);
   }
 
-  #body(request: ModelRequest, sent: Sent): ChatCompletionCreateParamsStreaming {
-    const output = request.output;
-    const responseFormat = output === undefined ? undefined : responseFormatFor(output, sent.mode);
-    const instruction = output === undefined ? undefined : schemaInstruction(output, sent.mode);
-    const reasoning = isReasoningModel(this.model);
-    const known = this.#config.contextTokens ?? this.#profile().contextTokens?.tokens;
-    const maxTokens =
-      known === undefined
-        ? this.#config.maxOutputTokens
-        : outputAllowance(known, this.#config.maxOutputTokens);
+  #bodySettings(): BodySettings {
     return {
       model: this.model,
-      messages: toApiMessages(request.messages, instruction),
-      ...(reasoning ? {} : { temperature: this.#config.temperature }),
-      ...(sent.maxCompletionTokens ? { max_completion_tokens: maxTokens } : { max_tokens: maxTokens }),
-      stream: true,
-      ...(sent.streamUsage ? { stream_options: { include_usage: true } } : {}),
-      ...(sent.offered ? { tools: toApiTools(request.tools ?? []) } : {}),
-      ...(responseFormat === undefined ? {} : { response_format: responseFormat }),
+      temperature: this.#config.temperature,
+      maxOutputTokens: this.#config.maxOutputTokens,
+      contextTokens: this.#config.contextTokens ?? this.#profile().contextTokens?.tokens,
     };
   }
 
@@ -313,43 +285,6 @@ export class OpenAIChatModel implements LanguageModel {
       'model server refused a feature; using a fallback from now on',
     );
   }
-
-  /** Tool calls written as text become real ones; a server without usage gets an estimate. */
-  #finish(
-    answer: ModelResponse & { sawUsage: boolean },
-    request: ModelRequest,
-    offered: string[],
-  ): ModelResponse {
-    const { sawUsage, ...response } = answer;
-    if (response.toolCalls.length === 0 && offered.length > 0) {
-      const parsed = toolCallsFromText(response.content, offered, 'call_text');
-      if (parsed.toolCalls.length > 0) {
-        response.toolCalls = parsed.toolCalls;
-        response.content = parsed.content;
-        response.finishReason = 'tool_calls';
-      }
-    }
-    if (!sawUsage || response.usage.totalTokens === 0) {
-      const promptTokens = estimate(JSON.stringify(request.messages));
-      const completionTokens = estimate(
-        (response.content ?? '') + response.toolCalls.map((call) => call.name + call.arguments).join(''),
-      );
-      response.usage = { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens };
-      response.usageEstimated = true;
-    }
-    return response;
-  }
-}
-
-interface Sent {
-  mode: StructuredOutputMode;
-  offered: boolean;
-  streamUsage: boolean;
-  maxCompletionTokens: boolean;
-}
-
-function estimate(text: string): number {
-  return Math.ceil(text.length / 4);
 }
 
 /** An abort is the caller's decision: hand back its reason, never retry, never wrap. */
