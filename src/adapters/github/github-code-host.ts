@@ -12,6 +12,7 @@ import type {
 import { GitHubNotFoundError } from '../../errors/github-errors.js';
 import { reconnectingFetch } from '../http/reconnecting-fetch.js';
 import { checkRunRequests, type GitHubCheckOutput } from './check-run-payload.js';
+import { readFileContent } from './file-content.js';
 import { streamJobLog } from './job-log.js';
 import { mapGitHubError } from './map-github-error.js';
 import type { GitHubOctokit } from './octokit.js';
@@ -286,38 +287,8 @@ export class GitHubCodeHost implements CodeHost {
   }
 
   /** Null for a path that is missing, or that is a directory, submodule or dangling symlink. */
-  async fileContent(path: string, ref: string): Promise<string | null> {
-    const action = `reading ${path} at ${ref} in ${this.fullName}`;
-    const file = await this.getContent(action, path, ref);
-    if (file === null || Array.isArray(file) || file.type !== 'file' || !('content' in file)) return null;
-    // Over 1 MB the contents API leaves `content` empty and says so in `encoding`.
-    if (file.encoding === 'none') return this.call(action, () => this.rawContent(path, ref));
-    return Buffer.from(file.content, 'base64').toString('utf8');
-  }
-
-  private async getContent(action: string, path: string, ref: string) {
-    try {
-      const { data } = await this.octokit.rest.repos.getContent({ ...this.repository, path, ref });
-      return data;
-    } catch (error) {
-      const mapped = mapGitHubError(error, action);
-      if (mapped instanceof GitHubNotFoundError) return null;
-      throw mapped;
-    }
-  }
-
-  private async rawContent(path: string, ref: string): Promise<string> {
-    const response = await this.octokit.rest.repos.getContent({
-      ...this.repository,
-      path,
-      ref,
-      mediaType: { format: 'raw' },
-    });
-    // The raw media type makes the body the file itself: text, or bytes when GitHub names no charset.
-    const body: unknown = response.data;
-    if (typeof body === 'string') return body;
-    if (body instanceof ArrayBuffer) return Buffer.from(body).toString('utf8');
-    return '';
+  fileContent(path: string, ref: string): Promise<string | null> {
+    return readFileContent(this.octokit, this.repository, path, ref);
   }
 
   private async call<T>(action: string, operation: () => Promise<T>): Promise<T> {
