@@ -1,5 +1,6 @@
+import { attemptStatus } from './attempt-status.js';
 import { plural } from './format.js';
-import { attemptStatus, type JobView } from './job-view.js';
+import type { JobView } from './job-view.js';
 import type { MarkdownWriter } from './markdown.js';
 import { isExplainJob, isRevisionJob } from './trigger.js';
 

@@ -1,13 +1,8 @@
 import type { Edit } from '../loop/schemas.js';
+import { attemptStatus } from './attempt-status.js';
 import { commitLink } from './commit.js';
 import { costFact, formatCost, formatDuration, formatUsage, oneLine, plural } from './format.js';
-import {
-  type AttemptView,
-  attemptStatus,
-  type JobView,
-  type ModelCall,
-  type ToolCallRecord,
-} from './job-view.js';
+import type { AttemptView, JobView, ModelCall, ToolCallRecord } from './job-view.js';
 import type { BodyPart } from './limits.js';
 import { details, link, MarkdownWriter } from './markdown.js';
 import { attemptMarker } from './markers.js';

@@ -6,6 +6,7 @@
  */
 export { type Activity, activityText, currentActivity } from './activity.js';
 export { renderAttemptComment } from './attempt-comment.js';
+export { type AttemptStatus, attemptStatus } from './attempt-status.js';
 export { type CompletedCheckRun, renderCheckRunProgress, renderCheckRunResult } from './check-run.js';
 export { commitLink, commitUrl, SHORT_SHA_LENGTH } from './commit.js';
 export { renderCommitMessage } from './commit-message.js';
@@ -13,9 +14,7 @@ export { type ConfigProblemCheckRun, renderConfigProblemCheckRun } from './confi
 export { addedLineRanges, diffAnnotations, type LineRange } from './diff-annotations.js';
 export { FINAL_COMMENT_OUTCOMES, needsFinalComment, renderFinalComment } from './final-comment.js';
 export {
-  type AttemptStatus,
   type AttemptView,
-  attemptStatus,
   type CommentMode,
   initialProgress,
   type JobContext,

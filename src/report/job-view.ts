@@ -1,4 +1,4 @@
-import type { LoopEvent, ReproductionStatus, Spend } from '../loop/events.js';
+import type { LoopEvent, LoopSummary, ReproductionStatus, Spend } from '../loop/events.js';
 import type { FixProposal, Reflection } from '../loop/schemas.js';
 import type { DebugTask, LoopLimits } from '../loop/task.js';
 import type { TokenUsage, ToolCall } from '../model/language-model.js';
@@ -89,7 +89,7 @@ export interface AttemptView {
 }
 
 /** The loop's `finished` event as the report keeps it: one shape, declared with the event. */
-export type Finished = Omit<Extract<LoopEvent, { type: 'finished' }>, 'type'>;
+export type Finished = LoopSummary;
 
 /** What the events say so far. */
 export interface JobProgress {
@@ -298,30 +298,4 @@ function addUsage(left: TokenUsage, right: TokenUsage): TokenUsage {
     completionTokens: left.completionTokens + right.completionTokens,
     totalTokens: left.totalTokens + right.totalTokens,
   };
-}
-
-export type AttemptStatus =
-  | 'thinking'
-  | 'applying'
-  | 'running'
-  | 'deciding'
-  | 'passed'
-  | 'failed'
-  | 'rejected'
-  | 'no-answer'
-  | 'stopped';
-
-/** Where an attempt stands; `stopped` when the job ended in the middle of it (budget, cancel, error). */
-export function attemptStatus(attempt: AttemptView, jobFinished: boolean): AttemptStatus {
-  if (attempt.rejected) return 'rejected';
-  if (!attempt.proposal && attempt.rejectedAnswers.some((answer) => answer.purpose === 'generate'))
-    return 'no-answer';
-  if (attempt.run) {
-    if (attempt.run.result.exitCode === 0) return 'passed';
-    const last = attempt.decision !== null || attempt.number >= attempt.maxAttempts || jobFinished;
-    return last ? 'failed' : 'deciding';
-  }
-  if (jobFinished) return 'stopped';
-  if (attempt.applied) return 'running';
-  return attempt.proposal ? 'applying' : 'thinking';
 }

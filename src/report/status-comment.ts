@@ -1,10 +1,11 @@
 import type { LoopOutcome } from '../loop/events.js';
 import { actionMarkdown, activityMarkdown, currentActivity } from './activity.js';
 import { attemptHeadline, attemptTranscript } from './attempt-comment.js';
+import { attemptStatus } from './attempt-status.js';
 import { commitLink } from './commit.js';
 import { environmentLines } from './environment-summary.js';
 import { costFact, formatDuration, formatUsage, plural } from './format.js';
-import { type AttemptView, attemptStatus, type JobView } from './job-view.js';
+import type { AttemptView, JobView } from './job-view.js';
 import type { BodyPart } from './limits.js';
 import { details, link, MarkdownWriter, safeUrl } from './markdown.js';
 import { statusMarker } from './markers.js';

@@ -1,5 +1,6 @@
+import { attemptStatus } from './attempt-status.js';
 import { formatNumber, plural } from './format.js';
-import { type AttemptView, attemptStatus, type JobView } from './job-view.js';
+import type { AttemptView, JobView } from './job-view.js';
 import type { MarkdownWriter } from './markdown.js';
 import { runStatus } from './runs.js';
 

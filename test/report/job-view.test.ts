@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { activityText, currentActivity } from '../../src/report/activity.js';
-import { attemptStatus, initialProgress, jobView, reduceJobEvent } from '../../src/report/job-view.js';
+import { attemptStatus } from '../../src/report/attempt-status.js';
+import { initialProgress, jobView, reduceJobEvent } from '../../src/report/job-view.js';
 import {
   COMMAND,
   context,
