@@ -5,7 +5,6 @@ import type { Duplex, Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import type { SandboxConfig } from '../../config/sandbox-config.js';
 import {
-  ContainerDiedError,
   nameTooLong,
   SelfdebugError,
   WorkspaceFullError,
@@ -28,9 +27,9 @@ import {
 } from '../../sandbox/sandbox.js';
 import { workspacePath } from '../../sandbox/workspace-path.js';
 import { replaceDirectoryContents } from '../../util/replace-directory-contents.js';
+import { ContainerCalls, drain } from './container-calls.js';
 import { PREPARED_WORKSPACE } from './environment-cache.js';
 import { killCommand, OOM_COUNTER_COMMAND, parseOomCount, runCommand } from './exec-wrapper.js';
-import { mapDockerError } from './map-docker-error.js';
 import { parsePathCheck, pathCheckCommand } from './path-check.js';
 import { readSingleFile, singleFileArchive } from './single-file-archive.js';
 import { StreamDemuxer } from './stream-demuxer.js';
@@ -55,13 +54,15 @@ export class DockerSandbox implements Sandbox {
   readonly preparation: PreparationReport | null;
   private disposing: Promise<void> | undefined;
   private readonly execUser: string;
+  /** Calls into the engine for this container, with its errors mapped. */
+  private readonly calls: ContainerCalls;
   private workspaceFilled = false;
   private oomKillsSeen = 0;
 
   constructor(
     private readonly container: Docker.Container,
     private readonly config: SandboxConfig,
-    private readonly endpoint: string,
+    endpoint: string,
     extras: {
       preparation?: PreparationReport;
       alongside?: { removeAll(): Promise<void> };
@@ -73,6 +74,7 @@ export class DockerSandbox implements Sandbox {
     this.workdir = config.workdir;
     this.preparation = extras.preparation ?? null;
     this.alongside = extras.alongside ?? null;
+    this.calls = new ContainerCalls(container, endpoint, this.execUser, () => this.disposed);
   }
 
   /** Containers that live and die with this one (the network holder, services). */
@@ -89,7 +91,7 @@ export class DockerSandbox implements Sandbox {
     const recorder = new OutputRecorder(options.maxOutputBytes ?? this.config.maxOutputBytes);
     const demuxer = new StreamDemuxer((stream, payload) => recorder.write(stream, payload));
 
-    const exec = await this.engine(() =>
+    const exec = await this.calls.engine(() =>
       this.container.exec({
         User: this.execUser,
         Cmd: runCommand(pidFile, command, timeoutSeconds),
@@ -101,7 +103,7 @@ export class DockerSandbox implements Sandbox {
         WorkingDir: posix.join(this.workdir, options.cwd ?? '.'),
       }),
     );
-    const stream = (await this.engine(() => exec.start({ hijack: true, stdin: false }))) as Duplex;
+    const stream = (await this.calls.engine(() => exec.start({ hijack: true, stdin: false }))) as Duplex;
 
     const limits = new ExecLimits(timeoutSeconds, options.signal, () => {
       void this.killProcessGroup(pidFile).finally(() =>
@@ -115,7 +117,7 @@ export class DockerSandbox implements Sandbox {
     const durationMs = Math.round(performance.now() - started);
     const stopped = limits.result(output, durationMs);
     if (stopped) return stopped;
-    const exitCode = await this.exitCodeOf(exec);
+    const exitCode = await this.calls.exitCodeOf(exec);
     if (exitCode === OOM_EXIT_CODE && (await this.wasOomKilled())) {
       return { ...output, exitCode, end: 'oom-killed', reason: OOM_REASON, durationMs };
     }
@@ -156,7 +158,7 @@ export class DockerSandbox implements Sandbox {
   }
 
   private async pathProblem(path: string): Promise<WorkspacePathError | null> {
-    const check = await this.runQuiet(pathCheckCommand(this.workdir, path));
+    const check = await this.calls.runQuiet(pathCheckCommand(this.workdir, path));
     return check.exitCode === 0 ? parsePathCheck(path, check.stdout) : null;
   }
 
@@ -167,7 +169,7 @@ export class DockerSandbox implements Sandbox {
 
   async copyIn(hostDir: string): Promise<void> {
     if (this.workspaceFilled) {
-      const cleared = await this.runQuiet(['find', this.workdir, '-mindepth', '1', '-delete']);
+      const cleared = await this.calls.runQuiet(['find', this.workdir, '-mindepth', '1', '-delete']);
       if (cleared.exitCode !== 0) {
         throw new WorkspaceTransferError(
           'in',
@@ -218,7 +220,7 @@ export class DockerSandbox implements Sandbox {
       await this.container.remove({ force: true, v: true });
     } catch (error) {
       // Already gone (removed by the reaper or by hand) is the state we want.
-      if ((error as { statusCode?: number }).statusCode !== 404) throw this.mapped(error);
+      if ((error as { statusCode?: number }).statusCode !== 404) throw this.calls.mapped(error);
     } finally {
       await this.alongside?.removeAll();
     }
@@ -228,7 +230,7 @@ export class DockerSandbox implements Sandbox {
   private async killProcessGroup(pidFile: string): Promise<void> {
     for (let attempt = 0; attempt < 10 && !this.disposed; attempt++) {
       try {
-        if ((await this.runQuiet(killCommand(pidFile))).exitCode === 0) return;
+        if ((await this.calls.runQuiet(killCommand(pidFile))).exitCode === 0) return;
       } catch {
         // Retried below; the stream is destroyed after the grace period regardless.
       }
@@ -236,62 +238,16 @@ export class DockerSandbox implements Sandbox {
     }
   }
 
-  /** Runs a helper command of our own (kill, clear, counters) and returns its stdout. */
-  private async runQuiet(cmd: string[]): Promise<{ exitCode: number; stdout: string; output: string }> {
-    const exec = await this.engine(() =>
-      this.container.exec({
-        Cmd: cmd,
-        User: this.execUser,
-        AttachStdout: true,
-        AttachStderr: true,
-        Tty: false,
-      }),
-    );
-    const stream = (await this.engine(() => exec.start({ hijack: true, stdin: false }))) as Duplex;
-    const recorder = new OutputRecorder(64 * 1024);
-    await drain(stream, new StreamDemuxer((name, payload) => recorder.write(name, payload)));
-    const { stdout, output } = recorder.result();
-    return { exitCode: await this.exitCodeOf(exec), stdout, output };
-  }
-
-  private async exitCodeOf(exec: Docker.Exec): Promise<number> {
-    const info = await this.engine(() => exec.inspect());
-    if (typeof info.ExitCode === 'number' && !info.Running) return info.ExitCode;
-    throw await this.diedError("the command's output ended but it has no exit code");
-  }
-
   /** A 137 is an OOM kill only if the container's cgroup counted one more since the last look. */
   private async wasOomKilled(): Promise<boolean> {
-    const counted = parseOomCount((await this.runQuiet(OOM_COUNTER_COMMAND)).stdout);
+    const counted = parseOomCount((await this.calls.runQuiet(OOM_COUNTER_COMMAND)).stdout);
     if (counted === null) {
-      const state = await this.engine(() => this.container.inspect());
+      const state = await this.calls.engine(() => this.container.inspect());
       return state.State.OOMKilled === true;
     }
     const fresh = counted > this.oomKillsSeen;
     this.oomKillsSeen = counted;
     return fresh;
-  }
-
-  private async engine<T>(call: () => Promise<T>): Promise<T> {
-    try {
-      return await call();
-    } catch (error) {
-      const mapped = this.mapped(error);
-      if ((error as { statusCode?: number }).statusCode === 409)
-        throw await this.diedError(mapped.message, error);
-      throw mapped;
-    }
-  }
-
-  private async diedError(detail: string, cause?: unknown): Promise<ContainerDiedError> {
-    try {
-      const { State } = await this.container.inspect();
-      const oomKilled = State.OOMKilled === true;
-      const how = oomKilled ? OOM_REASON : `status ${State.Status}, exit code ${State.ExitCode}`;
-      return new ContainerDiedError(this.id, how, { cause, oomKilled });
-    } catch {
-      return new ContainerDiedError(this.id, this.disposed ? 'it was removed' : detail, { cause });
-    }
   }
 
   /**
@@ -301,7 +257,7 @@ export class DockerSandbox implements Sandbox {
    * the workspace limit like anything else the job writes.
    */
   async restorePrepared(): Promise<void> {
-    const restored = await this.runQuiet([
+    const restored = await this.calls.runQuiet([
       'sh',
       '-c',
       '[ ! -d "$0" ] || cp -a "$0"/. "$1"/',
@@ -323,23 +279,9 @@ export class DockerSandbox implements Sandbox {
       return new WorkspaceFullError('The repository', this.config.workspaceMb, { cause: error });
     const status = (error as { statusCode?: number }).statusCode;
     if (status !== undefined || (error as { code?: string }).code === 'ECONNREFUSED')
-      return this.mapped(error);
+      return this.calls.mapped(error);
     return new WorkspaceTransferError(direction, error instanceof Error ? error.message : String(error), {
       cause: error,
     });
   }
-
-  private mapped(error: unknown): SelfdebugError {
-    return mapDockerError(error, { endpoint: this.endpoint, containerId: this.id });
-  }
-}
-
-/** Feeds an exec's stream to the demuxer until the stream ends, closes or fails. */
-function drain(stream: Duplex, demuxer: StreamDemuxer): Promise<void> {
-  return new Promise<void>((resolve) => {
-    stream.on('data', (chunk: Buffer) => demuxer.push(chunk));
-    stream.once('end', resolve);
-    stream.once('close', resolve);
-    stream.once('error', () => resolve());
-  });
 }

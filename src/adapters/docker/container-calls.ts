@@ -1,0 +1,83 @@
+import type { Duplex } from 'node:stream';
+import type Docker from 'dockerode';
+import { ContainerDiedError, type SelfdebugError } from '../../errors/index.js';
+import { OutputRecorder } from '../../sandbox/output-recorder.js';
+import { OOM_REASON } from '../../sandbox/sandbox.js';
+import { mapDockerError } from './map-docker-error.js';
+import { StreamDemuxer } from './stream-demuxer.js';
+
+/**
+ * The engine calls a sandbox makes on its container, each with its failure
+ * mapped to our errors: a 409 (the container is not running) becomes a
+ * ContainerDiedError that says why it died, once the container is asked.
+ */
+export class ContainerCalls {
+  constructor(
+    private readonly container: Docker.Container,
+    private readonly endpoint: string,
+    private readonly user: string,
+    private readonly disposed: () => boolean,
+  ) {}
+
+  /** Runs a helper command of our own (kill, clear, counters) and returns its stdout. */
+  async runQuiet(cmd: string[]): Promise<{ exitCode: number; stdout: string; output: string }> {
+    const exec = await this.engine(() =>
+      this.container.exec({
+        Cmd: cmd,
+        User: this.user,
+        AttachStdout: true,
+        AttachStderr: true,
+        Tty: false,
+      }),
+    );
+    const stream = (await this.engine(() => exec.start({ hijack: true, stdin: false }))) as Duplex;
+    const recorder = new OutputRecorder(64 * 1024);
+    await drain(stream, new StreamDemuxer((name, payload) => recorder.write(name, payload)));
+    const { stdout, output } = recorder.result();
+    return { exitCode: await this.exitCodeOf(exec), stdout, output };
+  }
+
+  async exitCodeOf(exec: Docker.Exec): Promise<number> {
+    const info = await this.engine(() => exec.inspect());
+    if (typeof info.ExitCode === 'number' && !info.Running) return info.ExitCode;
+    throw await this.diedError("the command's output ended but it has no exit code");
+  }
+
+  async engine<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      const mapped = this.mapped(error);
+      if ((error as { statusCode?: number }).statusCode === 409)
+        throw await this.diedError(mapped.message, error);
+      throw mapped;
+    }
+  }
+
+  async diedError(detail: string, cause?: unknown): Promise<ContainerDiedError> {
+    try {
+      const { State } = await this.container.inspect();
+      const oomKilled = State.OOMKilled === true;
+      const how = oomKilled ? OOM_REASON : `status ${State.Status}, exit code ${State.ExitCode}`;
+      return new ContainerDiedError(this.container.id, how, { cause, oomKilled });
+    } catch {
+      return new ContainerDiedError(this.container.id, this.disposed() ? 'it was removed' : detail, {
+        cause,
+      });
+    }
+  }
+
+  mapped(error: unknown): SelfdebugError {
+    return mapDockerError(error, { endpoint: this.endpoint, containerId: this.container.id });
+  }
+}
+
+/** Feeds an exec's stream to the demuxer until the stream ends, closes or fails. */
+export function drain(stream: Duplex, demuxer: StreamDemuxer): Promise<void> {
+  return new Promise<void>((resolve) => {
+    stream.on('data', (chunk: Buffer) => demuxer.push(chunk));
+    stream.once('end', resolve);
+    stream.once('close', resolve);
+    stream.once('error', () => resolve());
+  });
+}
