@@ -3,6 +3,12 @@ import { dirname, join } from 'node:path';
 import { type ActionIO, runAction } from '../../src/action/run-action.js';
 import type { GitHubStandin } from '../fakes/github-standin/standin.js';
 
+/**
+ * For tests that run the whole action (clone, sandbox, model, delivery): on a
+ * machine this loaded they take a minute, past the suite's default limit.
+ */
+export const ACTION_TIMEOUT = 240_000;
+
 export const BROKEN_STATS =
   'from numbers_data import load_numbers\n\nvalues = load_numbers()\nprint(f"mean: {statistics.mean(values)}")\n';
 export const NUMBERS_DATA = 'def load_numbers():\n    return [1, 2, 3, 4]\n';
