@@ -224,6 +224,7 @@ async function debug(
           view,
           result,
           sandbox,
+          workspace: runner.GITHUB_WORKSPACE,
           checkout,
         });
         delivered = outcome.url;
