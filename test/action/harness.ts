@@ -128,6 +128,8 @@ export async function simulateRunner(
     GITHUB_OUTPUT: outputPath,
     RUNNER_TEMP: runnerTemp,
     RUNNER_TOOL_CACHE: join(root, 'tool-cache'),
+    // The stand-in's jobs run on this runner unless a test names another.
+    RUNNER_NAME: 'GitHub Actions 1',
     // action.yml's defaults, which the runner fills in for inputs not given.
     INPUT_SANDBOX: 'docker',
     INPUT_DELIVER: 'pull-request',
