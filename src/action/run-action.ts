@@ -19,7 +19,13 @@ import { readFailedRun } from './event.js';
 import { findFailedStep } from './failed-step.js';
 import { isOwnBranch, ROUND_TRAILER, roundsExhausted, untrustedBot } from './guards.js';
 import { type ActionInputs, type RunnerContext, readActionEnvironment } from './inputs.js';
-import { appendSummary, transcriptMarkdown, writeArtifact, writeOutputs } from './report-files.js';
+import {
+  appendSummary,
+  budgetNote,
+  transcriptMarkdown,
+  writeArtifact,
+  writeOutputs,
+} from './report-files.js';
 import { existingToolCache, sandboxProvider, toolCachePath } from './sandbox-choice.js';
 import { withToolPath } from './tool-path.js';
 
@@ -237,7 +243,8 @@ async function debug(
         );
       }
       const transcript = transcriptMarkdown(view, redactor);
-      await appendSummary(runner.GITHUB_STEP_SUMMARY, transcript);
+      const note = result.outcome === 'budget-exhausted' ? budgetNote(result.reason, redactor) : '';
+      await appendSummary(runner.GITHUB_STEP_SUMMARY, `${note}${transcript}`);
       const artifact = await writeArtifact(runner.RUNNER_TEMP ?? tmpdir(), {
         patch: redactor.redact(result.diff),
         transcript,
