@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { GitHubOctokit } from '../adapters/github/octokit.js';
 import type { CodeHost } from '../code-host/code-host.js';
 import type { RepoConfig } from '../config/repo-config.js';
@@ -10,7 +12,8 @@ import { copyBack } from '../workspace/copy-back.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { FailedRun } from './event.js';
 import { BRANCH_PREFIX, ROUND_TRAILER } from './guards.js';
-import { placeable, suggestionsFrom } from './suggestions.js';
+import { moveToHead } from './head-lines.js';
+import { placeable, type Suggestions, suggestionsFrom } from './suggestions.js';
 
 /** Commits made with GITHUB_TOKEN are GitHub's Actions bot's; an App token's pushes show the App either way. */
 const AUTHOR = {
@@ -31,6 +34,8 @@ export interface DeliveryContext {
   view: JobView;
   result: LoopResult;
   sandbox: Sandbox;
+  /** GITHUB_WORKSPACE: the job's own checkout, the fix's diff is against it. */
+  workspace: string;
   /** A fresh checkout of the failed commit, made on first use. */
   checkout: () => Promise<Workspace>;
 }
@@ -93,7 +98,8 @@ export async function deliverSuggestions(
     pull_number: pull.number,
     per_page: 100,
   });
-  const { comments, leftOver } = placeable(suggestionsFrom(result.diff), files);
+  const onHead = await moveSuggestionsToHead(context, pull.headSha, suggestionsFrom(result.diff));
+  const { comments, leftOver } = placeable(onHead, files);
   const intro = `selfdebug found a fix for the failure of ${context.runUrl}: ${redactor.redact(result.reflection?.summary ?? result.reason)}`;
   const rest =
     leftOver.length === 0
@@ -131,4 +137,26 @@ export async function deliverSuggestions(
       notes: ['GitHub refused inline suggestions (lines outside the diff); the review holds the patch.'],
     };
   }
+}
+
+/**
+ * A pull_request run checks out the merge of the head into the base
+ * (refs/pull/N/merge), and the fix's line numbers are that commit's; review
+ * comments name the head's. Same commit, same lines.
+ */
+async function moveSuggestionsToHead(
+  context: DeliveryContext,
+  headSha: string,
+  suggestions: Suggestions,
+): Promise<Suggestions> {
+  if (context.run.sha === headSha) return suggestions;
+  const paths = [...new Set(suggestions.comments.map((comment) => comment.path))];
+  const files = new Map<string, { head: string | null; checkedOut: string | null }>();
+  for (const path of paths) {
+    files.set(path, {
+      head: await context.host.fileContent(path, headSha),
+      checkedOut: await readFile(join(context.workspace, path), 'utf8').catch(() => null),
+    });
+  }
+  return moveToHead(suggestions, files);
 }

@@ -43,17 +43,9 @@ export async function findFailedStep(
     filter: 'latest',
     per_page: 100,
   });
-  const failed = jobs.flatMap((job) => {
-    const step = (job.steps ?? []).find((candidate) => candidate.conclusion === 'failure');
-    return step === undefined ? [] : [{ job, step }];
-  });
-  const ours =
-    failed.find(({ job }) => query.runnerName !== undefined && job.runner_name === query.runnerName) ??
-    failed.find(({ job }) => query.jobKey !== undefined && isJobNamed(job.name, query.jobKey)) ??
-    failed[0];
-  if (ours === undefined) {
-    return { problem: `no step of workflow run ${query.runId} has failed yet; ${SET_COMMAND}.` };
-  }
+  const chosen = currentJob(jobs, query);
+  if ('problem' in chosen) return { problem: `${chosen.problem}; ${SET_COMMAND}.` };
+  const ours = chosen.found;
   const workflowPath = run.data.path;
   const workflow = await readFile(join(query.workspace, workflowPath), 'utf8').catch(() => null);
   if (workflow === null) {
@@ -84,6 +76,52 @@ export async function findFailedStep(
       workflowPath,
     },
   };
+}
+
+type Job = Awaited<
+  ReturnType<GitHubOctokit['rest']['actions']['listJobsForWorkflowRun']>
+>['data']['jobs'][number];
+type Step = NonNullable<Job['steps']>[number];
+
+/**
+ * The job this step runs in, and its failed step. RUNNER_NAME tells it apart
+ * from the other jobs of a matrix, which share GITHUB_JOB (the job's key;
+ * the API lists `key (values…)` or the job's own `name:`); a runner that ran
+ * several jobs of the run is running ours now. Only this job's failure is
+ * ours to debug: a sibling's failure is the sibling's step to fix. Without a
+ * runner name (a `workflow_run` workflow, an old runner) the key decides,
+ * then the only failed job.
+ */
+function currentJob(
+  jobs: readonly Job[],
+  query: FailedStepQuery,
+): { found: { job: Job; step: Step } } | { problem: string } {
+  const failedStep = (job: Job) => (job.steps ?? []).find((step) => step.conclusion === 'failure');
+  const onRunner = jobs.filter(
+    (job) => query.runnerName !== undefined && job.runner_name === query.runnerName,
+  );
+  const byRunner = onRunner.find((job) => job.status === 'in_progress') ?? onRunner[0];
+  if (byRunner !== undefined) {
+    const step = failedStep(byRunner);
+    return step === undefined
+      ? { problem: `no step of this job ("${byRunner.name}", run ${query.runId}) has failed yet` }
+      : { found: { job: byRunner, step } };
+  }
+  const failed = jobs.flatMap((job) => {
+    const step = failedStep(job);
+    return step === undefined ? [] : [{ job, step }];
+  });
+  const named =
+    query.jobKey === undefined
+      ? failed
+      : failed.filter(({ job }) => isJobNamed(job.name, query.jobKey ?? ''));
+  const candidates = named.length > 0 ? named : failed;
+  if (candidates.length === 0) return { problem: `no step of workflow run ${query.runId} has failed yet` };
+  if (candidates.length > 1 && query.jobKey !== undefined) {
+    const names = candidates.map(({ job }) => `"${job.name}"`).join(', ');
+    return { problem: `jobs ${names} failed and RUNNER_NAME does not tell which is this one` };
+  }
+  return { found: candidates[0] as { job: Job; step: Step } };
 }
 
 /** A matrix job is named `key (values…)` unless it has a `name:` of its own. */

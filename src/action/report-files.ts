@@ -14,6 +14,14 @@ export function transcriptMarkdown(view: JobView, redactor: Redactor): string {
   return `${parts.join('\n\n---\n\n')}\n`;
 }
 
+/** The run stopped on its budget: what ran out, and the inputs that move the limit, above the transcript. */
+export function budgetNote(reason: string, redactor: Redactor): string {
+  return (
+    `> [!NOTE]\n> selfdebug stopped: ${redactor.redact(reason)}. Raise the \`budget-usd\` input ` +
+    '(or `budget` in .github/selfdebug.yml) to let it go on.\n\n'
+  );
+}
+
 export async function appendSummary(path: string | undefined, markdown: string): Promise<void> {
   if (path === undefined) return;
   const text =

@@ -1,7 +1,6 @@
 import { tmpdir } from 'node:os';
 import { GitWorkspaceProvider } from '../adapters/git/index.js';
 import { GitHubCodeHost } from '../adapters/github/index.js';
-import { LocalSandboxProvider, localSandboxWarning } from '../adapters/local/index.js';
 import { readFolderConfig } from '../cli/fix-repo-config.js';
 import { tokenOctokit } from '../compose/token-octokit.js';
 import { parseSandboxConfig } from '../config/load-config.js';
@@ -13,7 +12,6 @@ import { runLoop } from '../loop/run-loop.js';
 import { loopLimitsSchema } from '../loop/task.js';
 import { jobView } from '../report/job-view.js';
 import { Redactor } from '../report/redact.js';
-import type { SandboxProvider } from '../sandbox/sandbox.js';
 import { withSandbox } from '../sandbox/with-sandbox.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { deliverPullRequest, deliverSuggestions } from './deliver.js';
@@ -21,7 +19,15 @@ import { readFailedRun } from './event.js';
 import { findFailedStep } from './failed-step.js';
 import { isOwnBranch, ROUND_TRAILER, roundsExhausted, untrustedBot } from './guards.js';
 import { type ActionInputs, type RunnerContext, readActionEnvironment } from './inputs.js';
-import { appendSummary, transcriptMarkdown, writeArtifact, writeOutputs } from './report-files.js';
+import {
+  appendSummary,
+  budgetNote,
+  transcriptMarkdown,
+  writeArtifact,
+  writeOutputs,
+} from './report-files.js';
+import { existingToolCache, sandboxProvider, toolCachePath } from './sandbox-choice.js';
+import { withToolPath } from './tool-path.js';
 
 export interface ActionIO {
   /** The step's log; `::error::` and `::warning::` lines become annotations. */
@@ -120,6 +126,9 @@ async function debug(
       {
         ...sandboxOverrides(config),
         kind: inputs.sandbox === 'runner' ? 'local' : 'docker',
+        // What the model runs never reaches out, whatever .github/selfdebug.yml asks: the workspace may hold
+        // what earlier steps wrote (credentials files), and a pull request may edit that config.
+        network: 'none',
         ...(inputs.image === undefined ? {} : { image: inputs.image }),
       },
       'the action inputs and .github/selfdebug.yml',
@@ -152,7 +161,15 @@ async function debug(
         '::warning::selfdebug: budget-usd has no effect without input-price and output-price (USD per million tokens).',
       );
     }
-    const provider = await sandboxProvider(sandboxConfig, io);
+    if (config.sandbox.network === 'host')
+      io.log(
+        '::warning::selfdebug: sandbox.network "host" of .github/selfdebug.yml is ignored: the action runs commands with no network.',
+      );
+    const toolCache = await existingToolCache(runner.RUNNER_TOOL_CACHE);
+    const provider = await sandboxProvider(sandboxConfig, toolCache, (message) =>
+      io.log(`::warning::selfdebug: ${commandText(message)}`),
+    );
+    const toolPath = provider.kind === 'docker' ? toolCachePath(env.PATH, toolCache) : [];
     const { createLanguageModel } = await import('../adapters/openai/index.js');
     const model = createLanguageModel(modelConfig);
     const environment = await planEnvironment(config, null, runner.GITHUB_WORKSPACE, {
@@ -166,7 +183,8 @@ async function debug(
       environment: environment.request,
       onProgress: (line: string) => io.log(redactor.redact(line)),
     };
-    return await withSandbox(provider, opening, async (sandbox) => {
+    return await withSandbox(provider, opening, async (opened) => {
+      const sandbox = withToolPath(opened, toolPath);
       const result = await runLoop({
         task: { description: `The command \`${command}\` fails in ${failed.workflowName}.`, command },
         limits,
@@ -212,6 +230,7 @@ async function debug(
           view,
           result,
           sandbox,
+          workspace: runner.GITHUB_WORKSPACE,
           checkout,
         });
         delivered = outcome.url;
@@ -224,7 +243,8 @@ async function debug(
         );
       }
       const transcript = transcriptMarkdown(view, redactor);
-      await appendSummary(runner.GITHUB_STEP_SUMMARY, transcript);
+      const note = result.outcome === 'budget-exhausted' ? budgetNote(result.reason, redactor) : '';
+      await appendSummary(runner.GITHUB_STEP_SUMMARY, `${note}${transcript}`);
       const artifact = await writeArtifact(runner.RUNNER_TEMP ?? tmpdir(), {
         patch: redactor.redact(result.diff),
         transcript,
@@ -242,25 +262,6 @@ async function debug(
   } finally {
     await workspace?.dispose().catch(() => {});
   }
-}
-
-async function sandboxProvider(
-  config: ReturnType<typeof parseSandboxConfig>,
-  io: ActionIO,
-): Promise<SandboxProvider> {
-  if (config.kind === 'local') {
-    const warning = localSandboxWarning('use `sandbox: docker` (the default)');
-    // The risk goes into the log as an annotation, so it is seen on the run's page, not only in the raw log.
-    return new LocalSandboxProvider(
-      config,
-      undefined,
-      (message) => io.log(`::warning::selfdebug: ${commandText(message)}`),
-      warning,
-    );
-  }
-  // Loaded on demand: a `runner` sandbox never loads the Docker client.
-  const { DockerSandboxProvider } = await import('../adapters/docker/docker-sandbox-provider.js');
-  return new DockerSandboxProvider(config);
 }
 
 /** Workflow commands end at a newline and treat `%` as an escape. */

@@ -1,3 +1,4 @@
+import { access, chmod } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { installationToken, standinOctokit } from '../fakes/github-standin/clients.js';
@@ -6,6 +7,7 @@ import { describeWithDocker, TEST_IMAGE } from '../helpers/docker.js';
 import { type FakeOpenAIServer, startFakeOpenAIServer } from '../helpers/fake-openai-server.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
 import {
+  ACTION_TIMEOUT,
   FAILED_STEPS,
   FIXED_STATS,
   fixProposal,
@@ -27,7 +29,9 @@ describeWithDocker('the GitHub Action with sandbox: docker', () => {
     await standin?.close();
   });
 
-  it('runs the commands in a container that sees none of the step environment, and opens a pull request', async () => {
+  it('runs the commands in a container that sees the tool cache read-only and none of the step environment, and opens a pull request', {
+    timeout: ACTION_TIMEOUT,
+  }, async () => {
     standin = await GitHubStandin.start();
     const repository = await standin.createRepository('octo-org', 'app', [PROJECT]);
     const token = await installationToken(standinOctokit(standin));
@@ -43,6 +47,11 @@ describeWithDocker('the GitHub Action with sandbox: docker', () => {
     const root = await tempDir('selfdebug-action-docker-');
     const workspace = join(root, 'workspace');
     await writeFiles(workspace, PROJECT);
+    // A toolchain as actions/setup-* leaves it: in the tool cache, its bin folder on the job's PATH.
+    const toolCache = join(root, 'tool-cache');
+    const toolBin = join(toolCache, 'faketool', '1.2.3', 'x64', 'bin');
+    await writeFiles(toolBin, { faketool: '#!/bin/sh\necho "faketool 1.2.3 from the tool cache"\n' });
+    await chmod(join(toolBin, 'faketool'), 0o755);
     const simulated = await simulateRunner(root, standin, {
       repository: repository.fullName,
       workspace,
@@ -52,13 +61,20 @@ describeWithDocker('the GitHub Action with sandbox: docker', () => {
       sha,
       ref: 'refs/heads/main',
       inputs: {
-        // `env` first: the transcript then shows what the container's environment holds.
-        command: 'env; python3 stats.py',
+        // `env` first: the transcript then shows what the container's environment holds; then the tool
+        // from the tool cache, found on PATH, and a write into the tool cache, which must be refused.
+        command: `env; faketool; touch ${toolCache}/written || echo "tool cache: no write"; python3 stats.py`,
         'api-key': 'test-key',
         'base-url': model.url,
         sandbox: 'docker',
         image: TEST_IMAGE,
         'github-token': token,
+      },
+      extra: {
+        PATH: `${toolBin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+        RUNNER_TOOL_CACHE: toolCache,
+        GITHUB_TOKEN: token,
+        OPENAI_API_KEY: 'test-key',
       },
     });
 
@@ -70,8 +86,11 @@ describeWithDocker('the GitHub Action with sandbox: docker', () => {
     const [pull] = standin.pulls(repository.fullName);
     expect(await standin.readFile(repository.fullName, pull!.head, 'stats.py')).toBe(FIXED_STATS);
     const summary = await readText(simulated.summaryPath);
-    expect(summary).toContain('PATH=');
-    for (const name of ['INPUT_', 'GITHUB_', 'RUNNER_', 'test-key', token])
+    expect(summary).toContain(`PATH=${toolBin}:`);
+    expect(summary).toContain('faketool 1.2.3 from the tool cache');
+    expect(summary).toContain('tool cache: no write');
+    await expect(access(join(toolCache, 'written'))).rejects.toThrow();
+    for (const name of ['INPUT_', 'GITHUB_', 'RUNNER_', 'OPENAI_API_KEY', 'test-key', token])
       expect(summary).not.toContain(name);
     expect(standin.problems).toEqual([]);
   });

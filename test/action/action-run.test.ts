@@ -9,10 +9,12 @@ import { GitHubStandin } from '../fakes/github-standin/standin.js';
 import { type FakeOpenAIServer, startFakeOpenAIServer } from '../helpers/fake-openai-server.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
 import {
+  ACTION_TIMEOUT,
   BROKEN_STATS,
   FAILED_STEPS,
   FIXED_STATS,
   fixProposal,
+  gitAs,
   PROJECT,
   readText,
   reflection,
@@ -80,7 +82,9 @@ describe('the GitHub Action in a simulated runner', () => {
     });
   }
 
-  it('debugs the failed step of a push run and opens a pull request from a selfdebug/ branch', async () => {
+  it('debugs the failed step of a push run and opens a pull request from a selfdebug/ branch', {
+    timeout: ACTION_TIMEOUT,
+  }, async () => {
     const { standin, repository, token } = await setUp([PROJECT]);
     model = await fixingModel();
     const sha = repository.commits[0]!;
@@ -133,7 +137,9 @@ describe('the GitHub Action in a simulated runner', () => {
     expect(standin.problems).toEqual([]);
   });
 
-  it('does the same from the bundle alone, copied where no node_modules is', async () => {
+  it('does the same from the bundle alone, copied where no node_modules is', {
+    timeout: ACTION_TIMEOUT,
+  }, async () => {
     const { standin, repository, token } = await setUp([PROJECT]);
     model = await fixingModel();
     const sha = repository.commits[0]!;
@@ -164,7 +170,9 @@ describe('the GitHub Action in a simulated runner', () => {
     expect(standin.problems).toEqual([]);
   });
 
-  it('answers a failed pull_request run with one review of suggestion blocks', async () => {
+  it('answers a failed pull_request run with one review of suggestion blocks', {
+    timeout: ACTION_TIMEOUT,
+  }, async () => {
     const fixed = { ...PROJECT, 'stats.py': FIXED_STATS };
     const { standin, repository, octokit, token } = await setUp([fixed, PROJECT]);
     const [baseSha, headSha] = repository.commits as [string, string];
@@ -231,7 +239,9 @@ describe('the GitHub Action in a simulated runner', () => {
     expect(standin.problems).toEqual([]);
   });
 
-  it('in a workflow_run workflow, debugs the failed step of the triggering run; deliver none writes only the summary', async () => {
+  it('in a workflow_run workflow, debugs the failed step of the triggering run; deliver none writes only the summary', {
+    timeout: ACTION_TIMEOUT,
+  }, async () => {
     const { standin, repository, token } = await setUp([PROJECT]);
     model = await fixingModel();
     const sha = repository.commits[0]!;
@@ -356,20 +366,3 @@ describe('the GitHub Action in a simulated runner', () => {
     );
   });
 });
-
-async function gitAs(cwd: string, token: string, ...args: string[]): Promise<string> {
-  const header = `Authorization: Basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
-  const { stdout } = await execFileAsync('git', ['-c', `http.extraHeader=${header}`, ...args], {
-    cwd,
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_CONFIG_GLOBAL: '/dev/null',
-      GIT_AUTHOR_NAME: 'selfdebug',
-      GIT_AUTHOR_EMAIL: 'bot@example.com',
-      GIT_COMMITTER_NAME: 'selfdebug',
-      GIT_COMMITTER_EMAIL: 'bot@example.com',
-    },
-  });
-  return stdout;
-}

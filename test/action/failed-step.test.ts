@@ -95,4 +95,77 @@ describe('findFailedStep', () => {
       problem: expect.stringMatching(/^no step of workflow run \d+ has failed yet; set the `command` input/),
     });
   });
+
+  describe('in a matrix, whose jobs share GITHUB_JOB', () => {
+    const SET_UP = { name: 'Set up job', number: 1, conclusion: 'success' as const };
+    /** `build (18)` failed its tests on runner 7; `build (20)` passed on runner 8. */
+    async function matrixRun(runnerName: string | undefined, secondFails = false) {
+      const run = standin.createWorkflowRun('octo-org/app', {
+        workflowName: 'CI',
+        path: '.github/workflows/ci.yml',
+        headBranch: 'main',
+        headSha: sha,
+        jobs: [
+          {
+            name: 'build (18)',
+            conclusion: 'failure',
+            steps: [SET_UP, STEPS.checkout, STEPS.lint('success'), STEPS.test('failure')],
+            log: '',
+            runnerName: 'GitHub Actions 7',
+          },
+          {
+            name: 'build (20)',
+            conclusion: secondFails ? 'failure' : 'success',
+            steps: [
+              SET_UP,
+              STEPS.checkout,
+              STEPS.lint(secondFails ? 'failure' : 'success'),
+              STEPS.test('skipped'),
+            ],
+            log: '',
+            runnerName: 'GitHub Actions 8',
+          },
+        ],
+      });
+      const workspace = await tempDir('selfdebug-failed-step-');
+      await writeFiles(workspace, { '.github/workflows/ci.yml': WORKFLOW });
+      return findFailedStep(standinOctokit(standin), {
+        owner: 'octo-org',
+        repo: 'app',
+        runId: run.id,
+        jobKey: 'build',
+        ...(runnerName === undefined ? {} : { runnerName }),
+        workspace,
+      });
+    }
+
+    it('finds the failed job by its runner', async () => {
+      const result = await matrixRun('GitHub Actions 7');
+      expect(result).toMatchObject({ found: { jobName: 'build (18)', stepName: 'Test' } });
+    });
+
+    it('debugs nothing in the job that passed, though its sibling failed', async () => {
+      const result = await matrixRun('GitHub Actions 8');
+      expect(result).toEqual({
+        problem: expect.stringMatching(
+          /^no step of this job \("build \(20\)", run \d+\) has failed yet; set the `command` input/,
+        ),
+      });
+    });
+
+    it('takes the second failed job when its runner says so', async () => {
+      const result = await matrixRun('GitHub Actions 8', true);
+      expect(result).toMatchObject({
+        problem: expect.stringMatching(/^the failed step "Lint" of job "build \(20\)" runs/),
+      });
+    });
+
+    it('asks for the command when two jobs failed and no runner name tells them apart', async () => {
+      const result = await matrixRun(undefined, true);
+      expect(result).toEqual({
+        problem:
+          'jobs "build (18)", "build (20)" failed and RUNNER_NAME does not tell which is this one; set the `command` input to the command that fails.',
+      });
+    });
+  });
 });

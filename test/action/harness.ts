@@ -1,7 +1,17 @@
+import { execFile } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { type ActionIO, runAction } from '../../src/action/run-action.js';
 import type { GitHubStandin } from '../fakes/github-standin/standin.js';
+
+/**
+ * For tests that run the whole action (clone, sandbox, model, delivery): on a
+ * machine this loaded they take a minute, past the suite's default limit.
+ */
+const execFileAsync = promisify(execFile);
+
+export const ACTION_TIMEOUT = 240_000;
 
 export const BROKEN_STATS =
   'from numbers_data import load_numbers\n\nvalues = load_numbers()\nprint(f"mean: {statistics.mean(values)}")\n';
@@ -118,6 +128,8 @@ export async function simulateRunner(
     GITHUB_OUTPUT: outputPath,
     RUNNER_TEMP: runnerTemp,
     RUNNER_TOOL_CACHE: join(root, 'tool-cache'),
+    // The stand-in's jobs run on this runner unless a test names another.
+    RUNNER_NAME: 'GitHub Actions 1',
     // action.yml's defaults, which the runner fills in for inputs not given.
     INPUT_SANDBOX: 'docker',
     INPUT_DELIVER: 'pull-request',
@@ -138,4 +150,22 @@ export async function runSimulated(env: Record<string, string>): Promise<{ code:
 
 export function readText(path: string): Promise<string> {
   return readFile(path, 'utf8');
+}
+
+/** git in `cwd` as a client of the stand-in, with `token`, and no configuration of the machine's. */
+export async function gitAs(cwd: string, token: string, ...args: string[]): Promise<string> {
+  const header = `Authorization: Basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
+  const { stdout } = await execFileAsync('git', ['-c', `http.extraHeader=${header}`, ...args], {
+    cwd,
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_AUTHOR_NAME: 'selfdebug',
+      GIT_AUTHOR_EMAIL: 'bot@example.com',
+      GIT_COMMITTER_NAME: 'selfdebug',
+      GIT_COMMITTER_EMAIL: 'bot@example.com',
+    },
+  });
+  return stdout;
 }

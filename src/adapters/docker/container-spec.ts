@@ -19,7 +19,7 @@ import { containerLabels } from './labels.js';
 export function containerSpec(
   config: SandboxConfig,
   jobId: string,
-  options: { image?: string; networkMode?: string } = {},
+  options: { image?: string; networkMode?: string; readOnlyMounts?: readonly string[] } = {},
 ): ContainerCreateOptions {
   const networkMode = config.network === 'host' ? 'host' : (options.networkMode ?? 'none');
   const memoryBytes = (config.memoryMb + config.workspaceMb) * 1024 * 1024;
@@ -42,7 +42,7 @@ export function containerSpec(
     AttachStderr: false,
     Tty: false,
     HostConfig: {
-      Mounts: [workspaceMount(config)],
+      Mounts: [workspaceMount(config), ...(options.readOnlyMounts ?? []).map(readOnlyBind)],
       NetworkMode: networkMode,
       CapDrop: ['ALL'],
       SecurityOpt: ['no-new-privileges:true'],
@@ -96,6 +96,15 @@ export function workspaceMount(config: SandboxConfig) {
       DriverConfig: { Name: 'local', Options: { type: 'tmpfs', device: 'tmpfs', o: options.join(',') } },
     },
   };
+}
+
+/**
+ * A host folder at the same path inside, read-only: the GitHub Action mounts
+ * the runner's tool cache so the toolchains its setup steps installed (whose
+ * paths are on the job's PATH) are there for the commands, unchangeable.
+ */
+function readOnlyBind(path: string) {
+  return { Type: 'bind' as const, Source: path, Target: path, ReadOnly: true };
 }
 
 /** Docker names allow [a-zA-Z0-9_.-]; a suffix keeps two opens of one job apart. */

@@ -24,14 +24,20 @@ export class DockerSandboxProvider implements SandboxProvider {
   private readonly preparer: EnvironmentPreparer;
   private readonly cache: EnvironmentCache;
   private reaped: Promise<void> | undefined;
+  private readonly readOnlyMounts: readonly string[];
 
   constructor(
     private readonly config: SandboxConfig,
     docker: Docker = createDockerClient(),
     private readonly logger: Logger = silentLogger,
     credentials: RegistryCredentials = new Map(),
-    options: { egressLookup?: EgressLookup } = {},
+    options: {
+      egressLookup?: EgressLookup;
+      /** Host folders mounted read-only at the same path in each job's container (the runner's tool cache). */
+      readOnlyMounts?: readonly string[];
+    } = {},
   ) {
+    this.readOnlyMounts = options.readOnlyMounts ?? [];
     this.docker = docker;
     this.endpoint = describeEndpoint(docker);
     this.images = new ImageStore(docker, this.endpoint, credentials);
@@ -97,6 +103,7 @@ export class DockerSandboxProvider implements SandboxProvider {
     const spec = containerSpec(this.config, request.jobId, {
       image: prepared.image,
       networkMode: sidecars.networkMode,
+      readOnlyMounts: this.readOnlyMounts,
     });
     const container = await this.docker.createContainer(spec);
     const sandbox = new DockerSandbox(container, this.config, this.endpoint, {

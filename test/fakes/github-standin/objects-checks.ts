@@ -137,7 +137,7 @@ export function jobObject(
     check_run_url: `${site.apiUrl}/repos/${repository.fullName}/check-runs/${job.id}`,
     labels: ['ubuntu-latest'],
     runner_id: 1,
-    runner_name: 'GitHub Actions 1',
+    runner_name: job.runnerName ?? 'GitHub Actions 1',
     runner_group_id: 1,
     runner_group_name: 'GitHub Actions',
     workflow_name: run.workflowName,

@@ -58,6 +58,8 @@ export interface StandinWorkflowRun {
     conclusion: 'failure' | 'success';
     steps: { name: string; number: number; conclusion: 'success' | 'failure' | 'skipped' | null }[];
     log: string | Buffer;
+    /** Default "GitHub Actions 1". */
+    runnerName?: string;
   }[];
 }
 
@@ -220,6 +222,7 @@ export class GitHubStandin {
         conclusion: job.conclusion,
         steps: job.steps.map((step) => ({ ...step })),
         log: typeof job.log === 'string' ? Buffer.from(job.log, 'utf8') : job.log,
+        ...(job.runnerName === undefined ? {} : { runnerName: job.runnerName }),
       })),
     };
     repository.runs.set(id, created);

@@ -92,6 +92,8 @@ export interface JobState {
   conclusion: 'failure' | 'success';
   steps: StepState[];
   log: Buffer;
+  /** The runner that ran it: matrix jobs run on different runners at once. */
+  runnerName?: string;
 }
 
 export interface WorkflowRunState {

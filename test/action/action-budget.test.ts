@@ -1,0 +1,99 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { installationToken, standinOctokit } from '../fakes/github-standin/clients.js';
+import { GitHubStandin } from '../fakes/github-standin/standin.js';
+import { type FakeOpenAIServer, startFakeOpenAIServer } from '../helpers/fake-openai-server.js';
+import { useTempDirs } from '../helpers/temp-dir.js';
+import {
+  ACTION_TIMEOUT,
+  FAILED_STEPS,
+  PROJECT,
+  readText,
+  reflection,
+  runSimulated,
+  simulateRunner,
+  writeFiles,
+} from './harness.js';
+
+/** A proposal that changes something but not what fails, so only the budget can end the loop. */
+const missProposal = {
+  analysis: 'Perhaps the numbers are wrong.',
+  edits: [{ path: 'numbers_data.py', search: 'return [1, 2, 3, 4]', replace: 'return [1, 2, 3, 4, 5]' }],
+};
+/** 100,000 prompt tokens a call at $1 per million: $0.10 a call. */
+const costly = { promptTokens: 100_000, completionTokens: 0 };
+
+describe('the GitHub Action with a budget', () => {
+  const tempDir = useTempDirs();
+  let standin: GitHubStandin | undefined;
+  let model: FakeOpenAIServer | undefined;
+
+  afterEach(async () => {
+    await model?.close();
+    await standin?.close();
+  });
+
+  it('runs for a bot listed in trusted-bots, stops when the budget is used up and says so in the summary; the runner sandbox states its risk', {
+    timeout: ACTION_TIMEOUT,
+  }, async () => {
+    standin = await GitHubStandin.start();
+    const repository = await standin.createRepository('octo-org', 'app', [PROJECT]);
+    const token = await installationToken(standinOctokit(standin));
+    model = await startFakeOpenAIServer([
+      { json: missProposal, usage: costly },
+      { json: { retry: true, reason: 'Another look at stats.py may find it.' }, usage: costly },
+      { json: reflection, usage: costly },
+    ]);
+    const sha = repository.commits[0]!;
+    const run = standin.createWorkflowRun(repository.fullName, {
+      workflowName: 'CI',
+      path: '.github/workflows/ci.yml',
+      headBranch: 'main',
+      headSha: sha,
+      jobs: [{ name: 'test', conclusion: 'failure', steps: FAILED_STEPS, log: 'NameError\n' }],
+    });
+    const root = await tempDir('selfdebug-action-budget-');
+    const workspace = join(root, 'workspace');
+    await writeFiles(workspace, PROJECT);
+    const simulated = await simulateRunner(root, standin, {
+      repository: repository.fullName,
+      workspace,
+      eventName: 'push',
+      event: { ref: 'refs/heads/main', sender: { login: 'renovate[bot]', type: 'Bot' } },
+      runId: run.id,
+      sha,
+      ref: 'refs/heads/main',
+      inputs: {
+        'api-key': 'test-key',
+        'base-url': model.url,
+        sandbox: 'runner',
+        'max-attempts': '5',
+        'budget-usd': '0.15',
+        'input-price': '1',
+        'output-price': '1',
+        'trusted-bots': 'dependabot[bot], renovate[bot]',
+        'github-token': token,
+      },
+    });
+
+    const { code, log } = await runSimulated(simulated.env);
+
+    expect(log).not.toContain('::error::');
+    expect(code).toBe(0);
+    expect(log).toContain(
+      '::warning::selfdebug: UNSAFE: the local sandbox runs commands as child processes of selfdebug, with its user, its network and its file system. Use it only for development on code you trust; use `sandbox: docker` (the default) for anything else.',
+    );
+    expect(log).not.toContain('a bot not listed');
+    // The first attempt's proposal and the question whether to go on ($0.20 crossed $0.15): no second attempt
+    // of the five allowed, then the reflection the loop always asks for.
+    expect(log).toContain('selfdebug: budget-exhausted: cost budget used up ($0.2000 of $0.15)');
+    expect(model.requests.filter((request) => request.path.endsWith('/chat/completions'))).toHaveLength(3);
+    const summary = await readText(simulated.summaryPath);
+    expect(summary).toContain(
+      'selfdebug stopped: cost budget used up ($0.2000 of $0.15). Raise the `budget-usd` input',
+    );
+    expect(summary).toContain('Budget exhausted');
+    expect(await readText(simulated.outputPath)).toContain('outcome=budget-exhausted\n');
+    expect(standin.pulls(repository.fullName)).toEqual([]);
+  });
+});
