@@ -1,5 +1,5 @@
 import type { GitHubOctokit } from '../adapters/github/index.js';
-import type { Metrics } from '../metrics/metrics.js';
+import type { Metrics, RateLimit } from '../metrics/metrics.js';
 
 /** Octokits already observed: the App observes each event's Octokit wherever it is used, once is enough. */
 const observed = new WeakSet<object>();
@@ -24,7 +24,11 @@ export function observeGitHub(octokit: GitHubOctokit, metrics: Metrics): GitHubO
   return octokit;
 }
 
-function remaining(headers: Record<string, unknown> | undefined): number | null {
-  const value = Number(headers?.['x-ratelimit-remaining']);
-  return headers?.['x-ratelimit-remaining'] === undefined || Number.isNaN(value) ? null : value;
+function remaining(headers: Record<string, unknown> | undefined): RateLimit | null {
+  const value = headers?.['x-ratelimit-remaining'];
+  const count = Number(value);
+  if (value === undefined || value === '' || Number.isNaN(count)) return null;
+  // GitHub names a handful of resources; anything else is folded into one label value, so the series stay few.
+  const resource = String(headers?.['x-ratelimit-resource'] ?? 'core');
+  return { resource: /^[a-z_]{1,32}$/.test(resource) ? resource : 'other', remaining: count };
 }

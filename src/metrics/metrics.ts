@@ -19,9 +19,15 @@ export interface Metrics {
   /** One command ran in a sandbox (setup, reproduction, an attempt's run). */
   sandboxCommand(end: ExecEnd, durationMs: number): void;
   /** One GitHub API request and the rate limit it reported (null when the answer had none). */
-  githubRequest(method: string, status: number | 'error', rateLimitRemaining: number | null): void;
+  githubRequest(method: string, status: number | 'error', rateLimit: RateLimit | null): void;
   /** A verified webhook delivery, by event name (`issue_comment`, `workflow_run`, …). */
   webhookReceived(event: string): void;
+}
+
+/** GitHub's x-ratelimit-remaining for the x-ratelimit-resource (`core`, `search`, `graphql`, …) it names. */
+export interface RateLimit {
+  resource: string;
+  remaining: number;
 }
 
 /** For processes and tests that export nothing. */

@@ -1,5 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { Metrics } from '../../metrics/metrics.js';
+import type { Metrics, RateLimit } from '../../metrics/metrics.js';
 import type { JobTrigger } from '../../queue/job-request.js';
 import type { JobResult } from '../../queue/job-store.js';
 import type { ExecEnd } from '../../sandbox/exec-result.js';
@@ -60,8 +60,10 @@ export class PrometheusMetrics implements Metrics {
   ]);
   private readonly rateLimit = new Gauge({
     name: 'selfdebug_github_rate_limit_remaining',
-    // One value, not one per installation: installations are as unbounded as repositories.
-    help: 'x-ratelimit-remaining of the latest GitHub answer that carried one',
+    // By GitHub's resource (core, search, graphql, …), not by installation: installations are as unbounded as
+    // repositories. The label also keeps the series absent until GitHub has told (a bare gauge would say 0).
+    help: 'x-ratelimit-remaining of the latest GitHub answer that carried one, by x-ratelimit-resource',
+    labelNames: ['resource'],
     registers: [this.registry],
   });
   private readonly webhooks = this.counter(
@@ -97,9 +99,9 @@ export class PrometheusMetrics implements Metrics {
     this.sandbox.observe({ end }, durationMs / 1000);
   }
 
-  githubRequest(method: string, status: number | 'error', rateLimitRemaining: number | null): void {
+  githubRequest(method: string, status: number | 'error', rateLimit: RateLimit | null): void {
     this.github.inc({ method: method.toUpperCase(), status: String(status) });
-    if (rateLimitRemaining !== null) this.rateLimit.set(rateLimitRemaining);
+    if (rateLimit !== null) this.rateLimit.set({ resource: rateLimit.resource }, rateLimit.remaining);
   }
 
   webhookReceived(event: string): void {
