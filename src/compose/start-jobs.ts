@@ -1,7 +1,7 @@
 import type { GitHubOctokit } from '../adapters/github/index.js';
 import { runJobHandler } from '../jobs/job-handler.js';
+import { jobLogFields } from '../jobs/job-log-fields.js';
 import { type Metrics, noMetrics } from '../metrics/metrics.js';
-import type { ClaimedJob } from '../queue/job-store.js';
 import type { Logger } from '../util/logger.js';
 import { openJobStore, runsJobsInProcess } from './open-store.js';
 import { runnerDependencies } from './runner-dependencies.js';
@@ -55,21 +55,4 @@ export function startJobs(options: StartJobsOptions): StartedJobs {
     metrics,
     ...(options.beforeStop ? { beforeStop: options.beforeStop } : {}),
   });
-}
-
-/**
- * The fields of every log line of one job. `trigger` is named as the metrics
- * label is, so a line and a series are matched by the same word; the
- * repository is logged here (and kept out of the metrics, see PrometheusMetrics).
- */
-export function jobLogFields(job: ClaimedJob): Record<string, unknown> {
-  const { request } = job;
-  return {
-    job: request.id,
-    delivery: request.deliveryId,
-    run: job.run,
-    repository: `${request.repository.owner}/${request.repository.name}`,
-    installation: request.installationId,
-    trigger: request.trigger.kind,
-  };
 }

@@ -7,6 +7,7 @@ import type { ClaimedJob, JobResult, JobStore, Lease } from '../queue/job-store.
 import { resultWithout } from '../queue/job-store.js';
 import { LeaseGuard } from '../queue/lease-guard.js';
 import { type Logger, silentLogger } from '../util/logger.js';
+import { jobLogFields } from './job-log-fields.js';
 
 export interface JobContext {
   /** Aborts when the job is cancelled, its lease is lost, or it is handed back on shutdown. */
@@ -168,7 +169,7 @@ export class Worker {
     };
     lease.onCancel?.((reason) => this.cancel(job, reason));
     this.running.set(id, job);
-    this.logger.info({ job: id, run: lease.job.run, worker: this.id }, 'job started');
+    this.logger.info({ ...jobLogFields(lease.job), worker: this.id }, 'job started');
     this.metrics.jobStarted(lease.job.request.trigger.kind, firstWait(lease.job, claimedAt));
     job.done = (async () => {
       let result: JobResult;
@@ -236,7 +237,7 @@ export class Worker {
       try {
         if (!(await job.lease.complete(final))) this.logger.warn({ job: id }, 'lease lost before completion');
         else {
-          this.logger.info({ job: id, outcome: final.outcome }, 'job finished');
+          this.logger.info({ ...jobLogFields(job.lease.job), outcome: final.outcome }, 'job finished');
           this.metrics.jobFinished(job.lease.job.request.trigger.kind, final, Date.now() - job.claimedAt);
         }
         return;

@@ -143,16 +143,16 @@ describeWithRedis('metrics of a job run through Redis workers', () => {
       expect(sample(front.text, 'selfdebug_queue_jobs', { state: 'running' })).toBe(0);
       expect(sample(front.text, 'selfdebug_jobs_finished_total')).toBe(0);
 
-      // One child logger per job: every line of the job carries its repository and installation.
-      const started = workers[ran]!.output.split('\n').find((line) =>
-        line.includes('"repository":"octo-org/stats"'),
-      );
-      expect(started, workers[ran]!.tail()).toBeDefined();
-      expect(JSON.parse(started!)).toMatchObject({
+      // The job's lines (its child logger's, and the worker's start and finish) carry its repository and installation.
+      const lines = workers[ran]!.output.split('\n').filter((line) => line.startsWith('{'));
+      const finished = lines.map((line) => JSON.parse(line)).find((line) => line.msg === 'job finished');
+      expect(finished, workers[ran]!.tail()).toMatchObject({
         repository: 'octo-org/stats',
         installation: standin.installationId,
         trigger: 'mention',
+        outcome: 'fixed',
       });
+      expect(finished.delivery).toEqual(expect.any(String));
       expect(standin.problems).toEqual([]);
     }, 240_000);
   });

@@ -3,7 +3,7 @@ import { ProbotOctokit } from 'probot';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PrometheusMetrics } from '../../src/adapters/prometheus/index.js';
 import { observeGitHub } from '../../src/compose/observe-github.js';
-import { jobLogFields } from '../../src/compose/start-jobs.js';
+import { jobLogFields } from '../../src/jobs/job-log-fields.js';
 import { sample } from '../e2e/support/metrics.js';
 import { jobRequest } from '../fakes/job-requests.js';
 
