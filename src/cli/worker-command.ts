@@ -110,7 +110,8 @@ export function metricsAddress(
   const rest = [...argv];
   const flag = rest.indexOf('--metrics-port');
   if (flag !== -1) port = rest.splice(flag, 2)[1] ?? '';
-  if (rest.length > 0) return `selfdebug worker takes only --metrics-port, got: ${rest.join(' ')}`;
+  if (rest.length > 0)
+    return `selfdebug worker takes no arguments but --metrics-port PORT, got: ${rest.join(' ')}`;
   if (port === undefined || port === '') return flag === -1 ? null : '--metrics-port needs a port number';
   const number = Number(port);
   if (!/^\d+$/.test(port) || number > 65_535)

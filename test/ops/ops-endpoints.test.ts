@@ -136,7 +136,7 @@ describe('selfdebug worker --metrics-port', () => {
     );
     expect(metricsAddress(['--metrics-port', '70000'], {})).toMatch(/from 0 to 65535/);
     expect(metricsAddress(['--verbose'], {})).toBe(
-      'selfdebug worker takes only --metrics-port, got: --verbose',
+      'selfdebug worker takes no arguments but --metrics-port PORT, got: --verbose',
     );
   });
 });
