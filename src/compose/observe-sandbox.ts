@@ -3,7 +3,7 @@ import type { SandboxProvider } from '../sandbox/sandbox.js';
 import { forwarding } from '../util/forwarding.js';
 
 /**
- * Sandboxes that report each command's time (setup, reproduction, every
+ * Sandboxes that report each command's time (the reproduction, every
  * attempt's run: the durations the loop's events carry) to `metrics`. The
  * engine's own measure is used, so time spent waiting for a container slot
  * or copying files is not counted as sandbox time.
