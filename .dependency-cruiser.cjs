@@ -5,7 +5,7 @@
  * one that imports it back.
  */
 
-/** Clients of the outside world: Docker, the model server, git, GitHub, Redis, SQLite, HTTP, the proxy. */
+/** Clients of the outside world: Docker, the model server, git, GitHub, Redis, SQLite, HTTP, the proxy, Prometheus. */
 const SDK_NAMES = [
   'dockerode',
   'docker-modem',
@@ -20,6 +20,7 @@ const SDK_NAMES = [
   'proxy-chain',
   'tar-fs',
   'tar-stream',
+  'prom-client',
 ];
 /** A package's resolved file (or its @types declarations), as dependency-cruiser reports npm imports. */
 const inPackage = (names) => `(^|/)node_modules/(@types/)?(${names.join('|')})/`;
@@ -28,7 +29,7 @@ const PROBOT = inPackage(['probot']);
 
 /** Rooms that hold logic and ports only: they never see an adapter or an SDK. */
 const INNER =
-  '^src/(loop|ci-logs|report|environment|config|errors|queue|sandbox|model|workspace|code-host|util|eval)/';
+  '^src/(loop|ci-logs|report|environment|config|errors|queue|sandbox|model|workspace|code-host|util|eval|metrics)/';
 
 module.exports = {
   forbidden: [

@@ -1,9 +1,9 @@
-import type { Probot } from 'probot';
+import type { ApplicationFunctionOptions, Probot } from 'probot';
 import { cachedRepoConfig } from './app/config-cache.js';
 import { registerHandlers } from './app/register-handlers.js';
 import { repoConfigLoader } from './app/repo-config-for.js';
 import { logStartupChecks } from './cli/startup-checks.js';
-import { contextCodeHost } from './compose/context-code-host.js';
+import { addOperationsHandler, appOperations } from './compose/operations.js';
 import { readJobSettings, readRunnerSettings } from './compose/settings.js';
 import { startJobs } from './compose/start-jobs.js';
 import { newJobId } from './jobs/run-job.js';
@@ -14,10 +14,12 @@ import { newJobId } from './jobs/run-job.js';
  * handlers that enqueue jobs. With the memory or SQLite queue this process
  * also runs the jobs; with Redis, `selfdebug worker` processes do. On
  * SIGTERM it takes no new jobs and lets running ones finish or hands them
- * back within SELFDEBUG_SHUTDOWN_SECONDS.
+ * back within SELFDEBUG_SHUTDOWN_SECONDS. Its server also answers /healthz,
+ * /readyz and /metrics (docs/operate.md).
  */
-export default function selfdebugApp(app: Probot): void {
+export default function selfdebugApp(app: Probot, options?: ApplicationFunctionOptions): void {
   const settings = readJobSettings(process.env);
+  const operations = appOperations(app);
   const jobs = startJobs({
     settings,
     runnerSettings: () => readRunnerSettings(settings.app, process.env),
@@ -25,15 +27,17 @@ export default function selfdebugApp(app: Probot): void {
     logger: app.log,
     // Acknowledged deliveries still being handled get to enqueue their jobs before the queue closes.
     beforeStop: () => handlers.idle(),
+    metrics: operations.metrics,
   });
+  addOperationsHandler(options, operations.endpoints(jobs.store, settings.app), app.log);
   // Not awaited: each missing part is logged as one line with its fix, and the App answers meanwhile.
   void logStartupChecks(process.env, app.log, { queue: settings.app.queue });
 
-  const repoConfigFor = cachedRepoConfig(repoConfigLoader(contextCodeHost));
+  const repoConfigFor = cachedRepoConfig(repoConfigLoader(operations.codeHostFor));
   const handlers = registerHandlers(app, {
     handle: settings.app.handle,
     queue: jobs.store,
-    codeHostFor: contextCodeHost,
+    codeHostFor: operations.codeHostFor,
     repoConfigFor,
     forgetRepoConfig: repoConfigFor.forget,
     newJobId,

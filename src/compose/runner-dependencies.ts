@@ -2,22 +2,28 @@ import { GitWorkspaceProvider } from '../adapters/git/index.js';
 import { GitHubCodeHost, type GitHubOctokit, useReconnectingFetch } from '../adapters/github/index.js';
 import { createLanguageModel } from '../adapters/openai/index.js';
 import type { JobRunnerDependencies } from '../jobs/run-job.js';
+import { type Metrics, noMetrics } from '../metrics/metrics.js';
 import type { JobRequest } from '../queue/job-request.js';
 import type { Logger } from '../util/logger.js';
+import { observeGitHub } from './observe-github.js';
+import { observeSandboxes } from './observe-sandbox.js';
 import { createSandboxProvider } from './sandbox-provider.js';
 import type { RunnerSettings } from './settings.js';
 
 /**
  * The job runner's production ports, built once by each process that runs
  * jobs: the App (src/index.ts) and `selfdebug worker`. Both authenticate as
- * the App's installation of the job's repository.
+ * the App's installation of the job's repository. Its GitHub requests and
+ * sandbox commands are counted in `metrics`.
  */
 export function runnerDependencies(
   auth: (installationId: number) => Promise<GitHubOctokit>,
   settings: RunnerSettings,
   logger: Logger,
+  metrics: Metrics = noMetrics,
 ): JobRunnerDependencies {
-  const octokitFor = async (request: JobRequest) => useReconnectingFetch(await auth(request.installationId));
+  const octokitFor = async (request: JobRequest) =>
+    observeGitHub(useReconnectingFetch(await auth(request.installationId)), metrics);
   return {
     codeHostFor: async (request) =>
       new GitHubCodeHost(await octokitFor(request), {
@@ -33,7 +39,7 @@ export function runnerDependencies(
     workspaces: new GitWorkspaceProvider(
       settings.app.gitLoopbackHttp ? { allowedProtocols: ['https', 'http'] } : {},
     ),
-    sandboxProviderFor: (config) => createSandboxProvider(config, logger),
+    sandboxProviderFor: (config) => observeSandboxes(createSandboxProvider(config, logger), metrics),
     modelFor: (config) => createLanguageModel(config),
     sandboxConfig: settings.sandbox,
     modelConfig: settings.model,

@@ -1,4 +1,5 @@
 import { type JobHandler, Worker } from '../jobs/worker.js';
+import type { Metrics } from '../metrics/metrics.js';
 import type { JobStore } from '../queue/job-store.js';
 import type { Logger } from '../util/logger.js';
 import { onShutdown } from './shutdown.js';
@@ -29,6 +30,8 @@ export interface ServeJobsOptions {
   } | null;
   shutdownMs: number;
   logger: Logger;
+  /** Told of every job the worker takes and finishes. */
+  metrics?: Metrics;
   beforeStop?: () => Promise<void>;
 }
 
@@ -47,6 +50,7 @@ export function serveJobs(options: ServeJobsOptions): StartedJobs {
         concurrency: options.worker.concurrency,
         maxContainers: options.worker.maxContainers,
         logger,
+        ...(options.metrics ? { metrics: options.metrics } : {}),
         ...(options.worker.heartbeatMs === undefined ? {} : { heartbeatMs: options.worker.heartbeatMs }),
         ...(options.worker.pollMs === undefined ? {} : { pollMs: options.worker.pollMs }),
       }).start()

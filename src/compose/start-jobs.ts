@@ -1,5 +1,7 @@
 import type { GitHubOctokit } from '../adapters/github/index.js';
 import { runJobHandler } from '../jobs/job-handler.js';
+import { jobLogFields } from '../jobs/job-log-fields.js';
+import { type Metrics, noMetrics } from '../metrics/metrics.js';
 import type { Logger } from '../util/logger.js';
 import { openJobStore, runsJobsInProcess } from './open-store.js';
 import { runnerDependencies } from './runner-dependencies.js';
@@ -21,6 +23,8 @@ export interface StartJobsOptions {
   runsJobs?: boolean;
   /** Runs first on shutdown: the App lets acknowledged deliveries enqueue before the queue closes. */
   beforeStop?: () => Promise<void>;
+  /** Where jobs, sandbox commands and GitHub requests are counted; nothing when unset. */
+  metrics?: Metrics;
 }
 
 /**
@@ -32,14 +36,14 @@ export interface StartJobsOptions {
  */
 export function startJobs(options: StartJobsOptions): StartedJobs {
   const { settings, logger } = options;
+  const metrics = options.metrics ?? noMetrics;
   const runsJobs = options.runsJobs ?? runsJobsInProcess(settings.app, settings.queue);
-  const runner = runsJobs ? runnerDependencies(options.auth, options.runnerSettings(), logger) : null;
+  const runner = runsJobs
+    ? runnerDependencies(options.auth, options.runnerSettings(), logger, metrics)
+    : null;
   const store = openJobStore(settings.app, settings.queue);
   const handler = runner
-    ? runJobHandler(runner, {
-        loggerFor: (job) =>
-          logger.child({ job: job.request.id, delivery: job.request.deliveryId, run: job.run }),
-      })
+    ? runJobHandler(runner, { loggerFor: (job) => logger.child(jobLogFields(job)) })
     : null;
   return serveJobs({
     store,
@@ -48,6 +52,7 @@ export function startJobs(options: StartJobsOptions): StartedJobs {
       : null,
     shutdownMs: settings.queue.shutdownSeconds * 1000,
     logger,
+    metrics,
     ...(options.beforeStop ? { beforeStop: options.beforeStop } : {}),
   });
 }

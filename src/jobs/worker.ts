@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { JobCancelledError, LeaseLostError } from '../errors/job-errors.js';
+import { type Metrics, noMetrics } from '../metrics/metrics.js';
 import type { ClaimedJob, JobResult, JobStore, Lease } from '../queue/job-store.js';
 import { resultWithout } from '../queue/job-store.js';
 import { LeaseGuard } from '../queue/lease-guard.js';
 import { type Logger, silentLogger } from '../util/logger.js';
+import { jobLogFields } from './job-log-fields.js';
 
 export interface JobContext {
   /** Aborts when the job is cancelled, its lease is lost, or it is handed back on shutdown. */
@@ -29,10 +31,13 @@ export interface WorkerOptions {
   pollMs?: number;
   workerId?: string;
   logger?: Logger;
+  /** Told of every job taken and every job recorded as finished. */
+  metrics?: Metrics;
 }
 
 interface Running {
   lease: Lease;
+  claimedAt: number;
   controller: AbortController;
   guard: LeaseGuard;
   heartbeat: ReturnType<typeof setInterval>;
@@ -58,6 +63,7 @@ export class Worker {
   private readonly heartbeatMs: number;
   private readonly pollMs: number;
   private readonly logger: Logger;
+  private readonly metrics: Metrics;
   private readonly running = new Map<string, Running>();
   private readonly stopping = new AbortController();
   private loop: Promise<void> | null = null;
@@ -73,6 +79,7 @@ export class Worker {
     this.pollMs = options.pollMs ?? 1000;
     this.id = options.workerId ?? `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
     this.logger = options.logger ?? silentLogger;
+    this.metrics = options.metrics ?? noMetrics;
   }
 
   /** Jobs running now. */
@@ -151,6 +158,7 @@ export class Worker {
     const guard = new LeaseGuard(lease, this.store, claimedAt, this.maxContainers);
     const job: Running = {
       lease,
+      claimedAt,
       controller,
       guard,
       heartbeat: setInterval(() => void this.beat(job), this.heartbeatMs),
@@ -161,7 +169,8 @@ export class Worker {
     };
     lease.onCancel?.((reason) => this.cancel(job, reason));
     this.running.set(id, job);
-    this.logger.info({ job: id, run: lease.job.run, worker: this.id }, 'job started');
+    this.logger.info({ ...jobLogFields(lease.job), worker: this.id }, 'job started');
+    this.metrics.jobStarted(lease.job.request.trigger.kind, firstWait(lease.job, claimedAt));
     job.done = (async () => {
       let result: JobResult;
       try {
@@ -227,7 +236,10 @@ export class Worker {
     for (let attempt = 1; ; attempt++) {
       try {
         if (!(await job.lease.complete(final))) this.logger.warn({ job: id }, 'lease lost before completion');
-        else this.logger.info({ job: id, outcome: final.outcome }, 'job finished');
+        else {
+          this.logger.info({ ...jobLogFields(job.lease.job), outcome: final.outcome }, 'job finished');
+          this.metrics.jobFinished(job.lease.job.request.trigger.kind, final, Date.now() - job.claimedAt);
+        }
         return;
       } catch (error) {
         // The store may be briefly away; giving up means the job runs again after its lease expires.
@@ -250,4 +262,10 @@ export class Worker {
       );
     });
   }
+}
+
+/** From enqueue to this claim, for a job's first run only (a later run's wait is a crash's, not the queue's). */
+function firstWait(job: ClaimedJob, claimedAt: number): number | null {
+  const enqueuedAt = Date.parse(job.request.createdAt);
+  return job.run === 1 && !Number.isNaN(enqueuedAt) ? Math.max(0, claimedAt - enqueuedAt) : null;
 }

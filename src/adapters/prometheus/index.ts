@@ -1,0 +1,1 @@
+export { PrometheusMetrics, type PrometheusOptions, type QueueDepth } from './prometheus-metrics.js';
