@@ -1,4 +1,4 @@
-import type { Probot } from 'probot';
+import type { ApplicationFunctionOptions, Probot } from 'probot';
 import { cachedRepoConfig } from './app/config-cache.js';
 import { registerHandlers } from './app/register-handlers.js';
 import { repoConfigLoader } from './app/repo-config-for.js';
@@ -7,6 +7,8 @@ import { contextCodeHost } from './compose/context-code-host.js';
 import { readJobSettings, readRunnerSettings } from './compose/settings.js';
 import { startJobs } from './compose/start-jobs.js';
 import { newJobId } from './jobs/run-job.js';
+import { jobsPageHandler } from './jobs-page/jobs-page-handler.js';
+import { costCeilingFor } from './queue/cost-ceiling.js';
 
 /**
  * The Probot app (package "main"): reads and validates its settings once,
@@ -16,7 +18,7 @@ import { newJobId } from './jobs/run-job.js';
  * SIGTERM it takes no new jobs and lets running ones finish or hands them
  * back within SELFDEBUG_SHUTDOWN_SECONDS.
  */
-export default function selfdebugApp(app: Probot): void {
+export default function selfdebugApp(app: Probot, { addHandler }: ApplicationFunctionOptions): void {
   const settings = readJobSettings(process.env);
   const jobs = startJobs({
     settings,
@@ -38,5 +40,8 @@ export default function selfdebugApp(app: Probot): void {
     forgetRepoConfig: repoConfigFor.forget,
     newJobId,
     now: () => new Date(),
+    costCeiling: costCeilingFor(settings.app, jobs.store),
   });
+  // The operator's read-only jobs page at /jobs (off without SELFDEBUG_OPERATOR_TOKEN).
+  addHandler(jobsPageHandler({ store: jobs.store, token: settings.app.operatorToken }));
 }

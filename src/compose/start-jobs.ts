@@ -1,5 +1,6 @@
 import type { GitHubOctokit } from '../adapters/github/index.js';
 import { runJobHandler } from '../jobs/job-handler.js';
+import { costCeilingFor } from '../queue/cost-ceiling.js';
 import type { Logger } from '../util/logger.js';
 import { openJobStore, runsJobsInProcess } from './open-store.js';
 import { runnerDependencies } from './runner-dependencies.js';
@@ -37,6 +38,7 @@ export function startJobs(options: StartJobsOptions): StartedJobs {
   const store = openJobStore(settings.app, settings.queue);
   const handler = runner
     ? runJobHandler(runner, {
+        ceiling: costCeilingFor(settings.app, store),
         loggerFor: (job) =>
           logger.child({ job: job.request.id, delivery: job.request.deliveryId, run: job.run }),
       })
