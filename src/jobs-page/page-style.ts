@@ -4,7 +4,7 @@ export const PAGE_STYLE = `
 * { box-sizing: border-box; }
 body { margin: 0; padding: 24px 32px; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--ink); background: #f6f8fa; }
 h1 { font-size: 22px; margin: 0 0 4px; }
-h2 { font-size: 16px; margin: 28px 0 8px; }
+h2 { font-size: 16px; margin: 4px 0 10px; }
 p.meta { color: var(--muted); margin: 0 0 16px; }
 section { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 12px 16px; margin-bottom: 16px; }
 table { border-collapse: collapse; width: 100%; }
