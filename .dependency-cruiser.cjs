@@ -113,7 +113,7 @@ module.exports = {
       name: 'jobs-page-renders-records',
       severity: 'error',
       comment:
-        'The jobs page turns the queue\'s records into HTML with the report room\'s formats and redactor; ' +
+        "The jobs page turns the queue's records into HTML with the report room's formats and redactor; " +
         'it reads the store through the port its handler is given, and knows nothing else.',
       from: { path: '^src/jobs-page/' },
       to: { path: '^src/', pathNot: '^src/(jobs-page|queue|report)/' },
