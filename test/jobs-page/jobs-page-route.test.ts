@@ -29,11 +29,12 @@ describe('the jobs page served by the App', () => {
     fetch(`${app.url}${path}`, { headers, redirect: 'manual' });
 
   it('answers 401 without the operator token, or with a wrong one, and shows nothing', async () => {
-    for (const headers of [
+    const attempts: Record<string, string>[] = [
       {},
       { authorization: 'Bearer not-the-token' },
       { cookie: 'selfdebug_operator=forged' },
-    ]) {
+    ];
+    for (const headers of attempts) {
       const response = await get('/jobs', headers);
       expect(response.status).toBe(401);
       expect(response.headers.get('www-authenticate')).toBe('Bearer realm="selfdebug jobs"');
