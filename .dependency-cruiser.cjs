@@ -29,7 +29,7 @@ const PROBOT = inPackage(['probot']);
 
 /** Rooms that hold logic and ports only: they never see an adapter or an SDK. */
 const INNER =
-  '^src/(loop|ci-logs|report|environment|config|errors|queue|sandbox|model|workspace|code-host|util|eval|metrics)/';
+  '^src/(loop|ci-logs|report|environment|config|errors|queue|sandbox|model|workspace|code-host|util|eval|metrics|jobs-page)/';
 
 module.exports = {
   forbidden: [
@@ -109,6 +109,15 @@ module.exports = {
       comment: 'The runner and the handlers never import the CLI or the composition root (it imports them).',
       from: { path: '^src/(jobs|app)/' },
       to: { path: '^src/(cli|compose)/' },
+    },
+    {
+      name: 'jobs-page-renders-records',
+      severity: 'error',
+      comment:
+        "The jobs page turns the queue's records into HTML with the report room's formats and redactor; " +
+        'it reads the store through the port its handler is given, and knows nothing else.',
+      from: { path: '^src/jobs-page/' },
+      to: { path: '^src/', pathNot: '^src/(jobs-page|queue|report)/' },
     },
     {
       name: 'errors-at-the-bottom',

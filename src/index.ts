@@ -3,10 +3,12 @@ import { cachedRepoConfig } from './app/config-cache.js';
 import { registerHandlers } from './app/register-handlers.js';
 import { repoConfigLoader } from './app/repo-config-for.js';
 import { logStartupChecks } from './cli/startup-checks.js';
-import { addOperationsHandler, appOperations } from './compose/operations.js';
+import { addHttpHandler, appOperations } from './compose/operations.js';
 import { readJobSettings, readRunnerSettings } from './compose/settings.js';
 import { startJobs } from './compose/start-jobs.js';
 import { newJobId } from './jobs/run-job.js';
+import { jobsPageHandler } from './jobs-page/jobs-page-handler.js';
+import { costCeilingFor } from './queue/cost-ceiling.js';
 
 /**
  * The Probot app (package "main"): reads and validates its settings once,
@@ -29,7 +31,12 @@ export default function selfdebugApp(app: Probot, options?: ApplicationFunctionO
     beforeStop: () => handlers.idle(),
     metrics: operations.metrics,
   });
-  addOperationsHandler(options, operations.endpoints(jobs.store, settings.app), app.log);
+  addHttpHandler(
+    options,
+    operations.endpoints(jobs.store, settings.app),
+    app.log,
+    '/healthz, /readyz and /metrics are',
+  );
   // Not awaited: each missing part is logged as one line with its fix, and the App answers meanwhile.
   void logStartupChecks(process.env, app.log, { queue: settings.app.queue });
 
@@ -42,5 +49,13 @@ export default function selfdebugApp(app: Probot, options?: ApplicationFunctionO
     forgetRepoConfig: repoConfigFor.forget,
     newJobId,
     now: () => new Date(),
+    costCeiling: costCeilingFor(settings.app, jobs.store),
   });
+  // The operator's read-only jobs page at /jobs (off without SELFDEBUG_OPERATOR_TOKEN).
+  addHttpHandler(
+    options,
+    jobsPageHandler({ store: jobs.store, token: settings.app.operatorToken }),
+    app.log,
+    '/jobs is',
+  );
 }

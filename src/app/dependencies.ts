@@ -1,5 +1,6 @@
 import type { Context } from 'probot';
 import type { CodeHost } from '../code-host/code-host.js';
+import type { CostCeilingCheck } from '../queue/cost-ceiling.js';
 import type { JobQueue } from '../queue/job-request.js';
 
 /** The repository's `.github/selfdebug.yml` as far as handlers need it. */
@@ -27,4 +28,6 @@ export interface AppDependencies {
   forgetRepoConfig?: (owner: string, repo?: string) => void;
   newJobId: () => string;
   now: () => Date;
+  /** The operator's per-installation cost ceiling; absent or null, none. */
+  costCeiling?: CostCeilingCheck | null;
 }

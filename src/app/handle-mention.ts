@@ -1,4 +1,5 @@
 import type { AppDependencies } from './dependencies.js';
+import { enqueueWithinCeiling } from './enqueue-within-ceiling.js';
 import { decideMention, type MentionContext } from './mention-decision.js';
 
 /**
@@ -33,12 +34,12 @@ export async function handleMention(context: MentionContext, dependencies: AppDe
       }
       const again = { ...previous, id: dependencies.newJobId(), ...decision.again };
       const job = { ...again, createdAt: dependencies.now().toISOString() };
-      if ((await dependencies.queue.enqueue(job)).accepted)
+      if (await enqueueWithinCeiling(dependencies, host, job))
         await host.react(decision.reactTo, decision.reaction);
       return;
     }
     case 'enqueue':
-      if ((await dependencies.queue.enqueue(decision.job)).accepted)
+      if (await enqueueWithinCeiling(dependencies, host, decision.job))
         await host.react(decision.reactTo, decision.reaction);
   }
 }

@@ -4,6 +4,7 @@ import { repositoryKey } from '../queue/job-request.js';
 import { authorize, isAutomated, refusalText } from './authorize.js';
 import { jobRequest } from './build-request.js';
 import type { AppDependencies } from './dependencies.js';
+import { enqueueWithinCeiling } from './enqueue-within-ceiling.js';
 import { stripHiddenText } from './issue-text.js';
 
 /**
@@ -53,6 +54,6 @@ export async function handleReview(
     },
     dedupeKey: `review:${key}:${review.id}`,
   });
-  if ((await dependencies.queue.enqueue(job)).accepted)
+  if (await enqueueWithinCeiling(dependencies, host, job))
     await host.react({ issueNumber: pull.number }, 'eyes');
 }

@@ -6,6 +6,7 @@ import { matchesAny } from '../util/glob.js';
 import { authorize } from './authorize.js';
 import { jobRequest } from './build-request.js';
 import type { AppDependencies } from './dependencies.js';
+import { enqueueWithinCeiling } from './enqueue-within-ceiling.js';
 
 /**
  * A failed workflow run, where `.github/selfdebug.yml` enables it for that
@@ -98,5 +99,5 @@ export async function handleWorkflowRun(
     },
     dedupeKey: `run:${key}:${run.id}:${run.run_attempt ?? 1}`,
   });
-  await dependencies.queue.enqueue(job);
+  await enqueueWithinCeiling(dependencies, host, job);
 }

@@ -38,15 +38,16 @@ export function appOperations(app: Probot): AppOperations {
  * `probot.load`, serverless adapters) has nowhere to serve it: that is said
  * once, and the App runs on.
  */
-export function addOperationsHandler(
+export function addHttpHandler(
   options: Pick<ApplicationFunctionOptions, 'addHandler'> | undefined,
   handler: OpsHandler,
   logger: Logger,
+  paths: string,
 ): void {
   try {
     options?.addHandler(handler);
   } catch (error) {
-    logger.debug({ error: String(error) }, 'no HTTP server: /healthz, /readyz and /metrics are not served');
+    logger.debug({ error: String(error) }, `no HTTP server: ${paths} not served`);
   }
 }
 

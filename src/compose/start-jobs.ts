@@ -2,6 +2,7 @@ import type { GitHubOctokit } from '../adapters/github/index.js';
 import { runJobHandler } from '../jobs/job-handler.js';
 import { jobLogFields } from '../jobs/job-log-fields.js';
 import { type Metrics, noMetrics } from '../metrics/metrics.js';
+import { costCeilingFor } from '../queue/cost-ceiling.js';
 import type { Logger } from '../util/logger.js';
 import { openJobStore, runsJobsInProcess } from './open-store.js';
 import { runnerDependencies } from './runner-dependencies.js';
@@ -43,7 +44,10 @@ export function startJobs(options: StartJobsOptions): StartedJobs {
     : null;
   const store = openJobStore(settings.app, settings.queue);
   const handler = runner
-    ? runJobHandler(runner, { loggerFor: (job) => logger.child(jobLogFields(job)) })
+    ? runJobHandler(runner, {
+        ceiling: costCeilingFor(settings.app, store),
+        loggerFor: (job) => logger.child(jobLogFields(job)),
+      })
     : null;
   return serveJobs({
     store,

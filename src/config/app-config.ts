@@ -54,6 +54,20 @@ export const appConfigSchema = z.object({
    * stand-in or a test instance on this machine). Never to another host.
    */
   gitLoopbackHttp: z.boolean().default(false),
+  /**
+   * What one installation's jobs may cost (USD) per `costPeriod`; unset, no
+   * ceiling. Past it, new jobs are refused with a comment and nothing runs.
+   */
+  costCeilingUsd: z.number().positive().optional(),
+  /** The ceiling's period, in UTC: a day, a week from Monday, or a calendar month. */
+  costPeriod: z.enum(['day', 'week', 'month']).default('month'),
+  /** Who a refused job's comment tells people to ask (a team, a person, a link). */
+  costContact: z.string().trim().min(1).default('the operator of this selfdebug App'),
+  /** Opens the jobs page (`/jobs`); unset, the page is off. Long enough not to be guessed. */
+  operatorToken: z
+    .string()
+    .min(24, 'must be at least 24 characters (e.g. `openssl rand -hex 24`)')
+    .optional(),
   commitName: z.string().trim().min(1).default('selfdebug[bot]'),
   commitEmail: z
     .string()
@@ -78,16 +92,20 @@ export const appEnvironment = {
   deriveEnvironment: ['SELFDEBUG_DERIVE_ENVIRONMENT'],
   allowRepoModelUrl: ['SELFDEBUG_ALLOW_REPO_MODEL_URL'],
   gitLoopbackHttp: ['SELFDEBUG_GIT_LOOPBACK_HTTP'],
+  costCeilingUsd: ['SELFDEBUG_COST_CEILING_USD'],
+  costPeriod: ['SELFDEBUG_COST_PERIOD'],
+  costContact: ['SELFDEBUG_COST_CONTACT'],
+  operatorToken: ['SELFDEBUG_OPERATOR_TOKEN'],
   commitName: ['SELFDEBUG_COMMIT_NAME'],
   commitEmail: ['SELFDEBUG_COMMIT_EMAIL'],
 } as const satisfies Record<keyof AppConfig, readonly string[]>;
 
 /**
  * Reads the App's settings from the environment. Every problem names the
- * variable behind it; REDIS_URL is never echoed since it may hold a password.
+ * variable behind it; REDIS_URL and the operator token are never echoed.
  */
 export function loadAppConfig(env: Environment): AppConfig {
-  const config = readEnvironment(appConfigSchema, appEnvironment, env, ['redisUrl']);
+  const config = readEnvironment(appConfigSchema, appEnvironment, env, ['redisUrl', 'operatorToken']);
   // Checked here rather than in the schema so the message can name REDIS_URL even though it is unset.
   if (config.queue === 'redis' && config.redisUrl === undefined) {
     throw new ConfigError(

@@ -1,8 +1,10 @@
+import type { CostCeilingCheck } from '../queue/cost-ceiling.js';
 import type { ClaimedJob, JobResult } from '../queue/job-store.js';
-import { NO_LINKS } from '../queue/job-store.js';
+import { NO_LINKS, resultWithout } from '../queue/job-store.js';
 import type { LeaseGuard } from '../queue/lease-guard.js';
 import type { Logger } from '../util/logger.js';
 import { guardCodeHost, resumableWorkspaces, slottedSandboxes } from './guarded-ports.js';
+import { CEILING_TITLE, reportRefusal } from './report-refusal.js';
 import { type JobRunnerDependencies, type RunJobResult, runJob } from './run-job.js';
 import type { JobHandler } from './worker.js';
 
@@ -14,6 +16,8 @@ export interface HandlerOptions {
   loggerFor?: (job: ClaimedJob) => Logger;
   /** The runner; tests may pass their own. */
   run?: typeof runJob;
+  /** The operator's cost ceiling, checked again here for jobs queued before it was reached. */
+  ceiling?: CostCeilingCheck | null;
 }
 
 /**
@@ -25,8 +29,16 @@ export function runJobHandler(base: JobRunnerDependencies, options: HandlerOptio
   const run = options.run ?? runJob;
   return async (job, { signal, guard }) => {
     const logger = options.loggerFor?.(job) ?? base.logger;
-    const outcome = await run(job.request, signal, guardDependencies(base, guard, logger));
-    return jobResult(outcome, signal);
+    const dependencies = guardDependencies(base, guard, logger);
+    const verdict = await options.ceiling?.check(job.request.installationId);
+    if (verdict?.refused) {
+      // Refused before anything starts: no checkout, no container, no model call.
+      const host = await dependencies.codeHostFor(job.request);
+      await reportRefusal(job.request, host, { title: CEILING_TITLE, message: verdict.message });
+      logger.warn({ job: job.request.id, spentUsd: verdict.spentUsd }, 'job refused: cost ceiling reached');
+      return resultWithout('refused', short(verdict.message));
+    }
+    return jobResult(await run(job.request, signal, dependencies), signal);
   };
 }
 

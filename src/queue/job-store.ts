@@ -32,6 +32,15 @@ export interface JobStore extends JobQueue {
   history(query?: HistoryQuery): Promise<JobRecord[]>;
   /** Jobs not finished yet: waiting (including delayed) and running (including expired leases). */
   counts(): Promise<{ waiting: number; running: number }>;
+  /** The jobs counts() counts, oldest first: for the operator's jobs page. */
+  openJobs(): Promise<OpenJob[]>;
+  /**
+   * What an installation's finished jobs cost since `sinceMs` (epoch ms), in
+   * USD. Read from a spend ledger that history pruning does not touch: the
+   * cost ceiling must see every job of its period even when the history
+   * keeps fewer (SPEND_LEDGER_MS says how far back it reaches).
+   */
+  spentUsd(installationId: number, sinceMs: number): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -96,6 +105,8 @@ export interface JobLinks {
 export interface JobRecord extends JobResult {
   id: string;
   deliveryId: string;
+  /** The GitHub App installation the job ran for: whose cost ceiling it counts against. */
+  installationId: number;
   repository: string;
   issueNumber: number | null;
   trigger: JobTrigger['kind'];
@@ -109,6 +120,27 @@ export interface JobRecord extends JobResult {
   /** From enqueue to the first claim. */
   waitMs: number;
 }
+
+/** A job not finished yet, as the jobs page lists it. */
+export interface OpenJob {
+  id: string;
+  installationId: number;
+  repository: string;
+  issueNumber: number | null;
+  trigger: JobTrigger['kind'];
+  /** `running` while a worker holds it (an expired lease may still show as running until the next claim). */
+  state: 'waiting' | 'running';
+  runs: number;
+  enqueuedAt: string;
+  startedAt: string | null;
+}
+
+/**
+ * How far back the spend ledger reaches: longer than the longest cost period
+ * (a month), so the ceiling never misses a job of its period, and short
+ * enough that the ledger stays small.
+ */
+export const SPEND_LEDGER_MS = 62 * 24 * 60 * 60 * 1000;
 
 /** How long finished jobs are kept, and how long a delivery id or dedupe key is remembered. */
 export interface Retention {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { jobRecord } from './job-record.js';
+import { jobRecord, openJob } from './job-record.js';
 import {
   issueNumberOf,
   type JobMatch,
@@ -18,8 +18,10 @@ import {
   type JobStore,
   type Lease,
   type LeaseStatus,
+  type OpenJob,
   type Retention,
   resultWithout,
+  SPEND_LEDGER_MS,
   type StaleTarget,
   type StoreOptions,
 } from './job-store.js';
@@ -56,6 +58,8 @@ export class MemoryJobStore implements JobStore {
   private readonly seen = new Map<string, { jobId: string; at: number }>();
   private readonly requests: JobRequest[] = [];
   private readonly records: JobRecord[] = [];
+  /** Finished jobs' costs, oldest first: pruned by age only (SPEND_LEDGER_MS), never with the history. */
+  private readonly spend: { installationId: number; at: number; costUsd: number }[] = [];
   private readonly signal = new WorkSignal();
 
   constructor(options: StoreOptions = {}) {
@@ -174,6 +178,23 @@ export class MemoryJobStore implements JobStore {
     return { waiting: this.open.length - running, running };
   }
 
+  async openJobs(): Promise<OpenJob[]> {
+    return this.open.map((entry) =>
+      openJob(entry.request, {
+        state: entry.state,
+        runs: entry.runs,
+        enqueuedAt: entry.enqueuedAt,
+        startedAt: entry.startedAt,
+      }),
+    );
+  }
+
+  async spentUsd(installationId: number, sinceMs: number): Promise<number> {
+    return this.spend
+      .filter((entry) => entry.installationId === installationId && entry.at >= sinceMs)
+      .reduce((sum, entry) => sum + entry.costUsd, 0);
+  }
+
   async close(): Promise<void> {
     this.signal.notify();
   }
@@ -248,6 +269,10 @@ export class MemoryJobStore implements JobStore {
   private finish(entry: Entry, result: JobResult): void {
     const now = this.now();
     this.open.splice(this.open.indexOf(entry), 1);
+    if (result.costUsd > 0)
+      this.spend.push({ installationId: entry.request.installationId, at: now, costUsd: result.costUsd });
+    const spendKept = this.spend.findIndex((spent) => now - spent.at <= SPEND_LEDGER_MS);
+    this.spend.splice(0, spendKept < 0 ? this.spend.length : spendKept);
     this.records.push(
       jobRecord(entry.request, result, {
         enqueuedAt: entry.enqueuedAt,

@@ -73,6 +73,8 @@ export interface TestAppOptions {
   log?: ProbotLogger;
   /** Replaces the real config loader (no `.github/selfdebug.yml` request is then made). */
   repoConfigFor?: AppDependencies['repoConfigFor'];
+  /** The operator's cost ceiling, as src/index.ts builds it from SELFDEBUG_COST_CEILING_USD. */
+  costCeiling?: AppDependencies['costCeiling'];
 }
 
 /**
@@ -107,6 +109,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
       ...(cached ? { forgetRepoConfig: cached.forget } : {}),
       newJobId: () => `job-${++next}`,
       now: () => NOW,
+      costCeiling: options.costCeiling ?? null,
     });
   });
   return { probot, queue, enqueued };

@@ -281,6 +281,62 @@ export function queueContract(adapter: { durable: boolean }, makeHarness: () => 
     );
   });
 
+  it('lists waiting and running jobs oldest first, and drops them once finished', async () => {
+    const store = await open();
+    const [first, later] = [mention(41, { installationId: 11 }), failedRun('main', 'sha-41')];
+    await store.enqueue(first);
+    await store.enqueue(later);
+    const lease = await claimOne(store);
+    expect(lease.job.request.id).toBe(first.id);
+    const listed = await (await second(store)).openJobs();
+    expect(listed).toEqual([
+      {
+        id: first.id,
+        installationId: 11,
+        repository: 'octo/repo',
+        issueNumber: 41,
+        trigger: 'mention',
+        state: 'running',
+        runs: 1,
+        enqueuedAt: expect.any(String),
+        startedAt: expect.any(String),
+      },
+      expect.objectContaining({
+        id: later.id,
+        trigger: 'workflow-run',
+        state: 'waiting',
+        runs: 0,
+        startedAt: null,
+      }),
+    ]);
+    expect(Date.parse(listed[0]!.startedAt!)).toBeGreaterThanOrEqual(Date.parse(listed[0]!.enqueuedAt));
+    expect(await lease.complete(result())).toBe(true);
+    expect((await store.openJobs()).map((job) => job.id)).toEqual([later.id]);
+  });
+
+  it("adds up an installation's spend since a time, beyond what the history keeps", async () => {
+    const store = await harness.open({ leaseMs: TEST_LEASE_MS, retention: { maxRecords: 1 } });
+    const finish = async (installationId: number, costUsd: number) => {
+      await store.enqueue(mention(50, { installationId }));
+      const lease = await claimOne(store);
+      expect(await lease.complete({ ...result(), costUsd })).toBe(true);
+    };
+    await finish(21, 0.25);
+    const between = Date.now() + 1;
+    await until('the clock to pass the first job', () => Date.now() > between);
+    await finish(21, 0.5);
+    await finish(22, 1);
+    await finish(21, 0);
+    // The history kept one record; the ledger kept every cost.
+    expect(await store.history()).toHaveLength(1);
+    const reader = await second(store);
+    expect(await reader.spentUsd(21, 0)).toBeCloseTo(0.75, 10);
+    expect(await reader.spentUsd(21, between)).toBeCloseTo(0.5, 10);
+    expect(await reader.spentUsd(22, 0)).toBeCloseTo(1, 10);
+    expect(await reader.spentUsd(23, 0)).toBe(0);
+    expect(await reader.spentUsd(21, Date.now() + 60_000)).toBe(0);
+  });
+
   // Memory is lost on restart by design; every other clause holds for it too.
   if (!adapter.durable) return;
   it('finds its jobs again after a restart, resuming the one that was running', async () => {

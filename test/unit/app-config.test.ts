@@ -26,6 +26,8 @@ describe('App configuration', () => {
       allowHostNetwork: false,
       allowRepoModelUrl: false,
       gitLoopbackHttp: false,
+      costPeriod: 'month',
+      costContact: 'the operator of this selfdebug App',
       commitName: 'selfdebug[bot]',
       commitEmail: 'selfdebug[bot]@users.noreply.github.com',
     });
@@ -46,6 +48,10 @@ describe('App configuration', () => {
         SELFDEBUG_DERIVE_ENVIRONMENT: 'false',
         SELFDEBUG_ALLOW_REPO_MODEL_URL: 'true',
         SELFDEBUG_GIT_LOOPBACK_HTTP: 'true',
+        SELFDEBUG_COST_CEILING_USD: '25.5',
+        SELFDEBUG_COST_PERIOD: 'week',
+        SELFDEBUG_COST_CONTACT: '@acme/platform',
+        SELFDEBUG_OPERATOR_TOKEN: 'op-token-0123456789abcdefghij',
         SELFDEBUG_COMMIT_NAME: 'Fix Bot',
         SELFDEBUG_COMMIT_EMAIL: '123+fixbot[bot]@users.noreply.github.com',
       }),
@@ -62,9 +68,26 @@ describe('App configuration', () => {
       deriveEnvironment: false,
       allowRepoModelUrl: true,
       gitLoopbackHttp: true,
+      costCeilingUsd: 25.5,
+      costPeriod: 'week',
+      costContact: '@acme/platform',
+      operatorToken: 'op-token-0123456789abcdefghij',
       commitName: 'Fix Bot',
       commitEmail: '123+fixbot[bot]@users.noreply.github.com',
     });
+  });
+
+  it('refuses a short operator token, a ceiling of 0 and an unknown period, without echoing the token', () => {
+    const short = failureOf(() => loadAppConfig({ SELFDEBUG_OPERATOR_TOKEN: 'hunter2-secret' }));
+    expect(short.message).toContain('SELFDEBUG_OPERATOR_TOKEN');
+    expect(short.message).toContain('at least 24 characters');
+    expect(short.message).not.toContain('hunter2-secret');
+    expect(failureOf(() => loadAppConfig({ SELFDEBUG_COST_CEILING_USD: '0' })).message).toContain(
+      'SELFDEBUG_COST_CEILING_USD',
+    );
+    expect(failureOf(() => loadAppConfig({ SELFDEBUG_COST_PERIOD: 'year' })).message).toContain(
+      'SELFDEBUG_COST_PERIOD',
+    );
   });
 
   it('treats empty variables as unset', () => {

@@ -71,7 +71,8 @@ describe('the help reply', () => {
     // The in-memory queue: these tests are about replies, and leave no queue file behind.
     vi.stubEnv('SELFDEBUG_QUEUE', 'memory');
     probot = createProbot(privateKey);
-    await probot.load(selfdebugApp);
+    // No server here: the jobs page handler the app adds goes nowhere.
+    await probot.load(selfdebugApp, { cwd: process.cwd(), addHandler: () => {} });
   });
 
   afterEach(() => {
@@ -166,7 +167,7 @@ describe('the help reply', () => {
   it('answers to the handle set in SELFDEBUG_HANDLE', async () => {
     vi.stubEnv('SELFDEBUG_HANDLE', 'fixbot');
     const custom = createProbot(privateKey);
-    await custom.load(selfdebugApp);
+    await custom.load(selfdebugApp, { cwd: process.cwd(), addHandler: () => {} });
     expectTokenRequest();
     const comment = nock('https://api.github.com')
       .post(commentsPath, (body: { body: string }) => body.body === helpText('fixbot'))

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { JobRequest } from '../../queue/job-request.js';
-import type { JobRecord, Retention } from '../../queue/job-store.js';
+import { type JobRecord, type Retention, SPEND_LEDGER_MS } from '../../queue/job-store.js';
 import { FINISH } from './redis-scripts.js';
 
 /** An open job as kept beside BullMQ's copy, for cancel by issue or branch and for history. */
@@ -54,6 +54,11 @@ export class BullmqKeys {
     return this.key(`containers:${this.host}`);
   }
 
+  /** An installation's spend ledger: finished jobs as `id|costUsd`, scored by when they finished. */
+  spend(installationId: number): string {
+    return this.key(`spend:${installationId}`);
+  }
+
   latest(repository: string, issueNumber: number | null): string {
     return this.key(`latest:${repository}#${issueNumber}`);
   }
@@ -79,6 +84,7 @@ export class BullmqKeys {
         this.serial(entry),
         this.containers,
         this.checkpoints(id),
+        this.spend(record.installationId),
       ],
       [
         id,
@@ -88,6 +94,8 @@ export class BullmqKeys {
         retention.dedupeMs,
         retention.maxAgeMs,
         retention.maxRecords,
+        record.costUsd,
+        SPEND_LEDGER_MS,
       ],
     );
     return reply === 1;

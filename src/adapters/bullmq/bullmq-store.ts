@@ -21,6 +21,7 @@ import {
   type JobResult,
   type JobStore,
   type Lease,
+  type OpenJob,
   type Retention,
   resultWithout,
   type StaleTarget,
@@ -29,6 +30,7 @@ import {
 import { WorkSignal } from '../../queue/work-signal.js';
 import { BullmqKeys, type OpenEntry } from './bullmq-keys.js';
 import { bullmqLease } from './bullmq-lease.js';
+import { listOpenJobs, spentSince } from './bullmq-queries.js';
 import { CLAIM, ENQUEUE, FLAG_CANCEL } from './redis-scripts.js';
 
 export interface BullmqStoreOptions extends StoreOptions {
@@ -215,6 +217,14 @@ export class BullmqJobStore implements JobStore {
       waiting: (counts.waiting ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0),
       running: counts.active ?? 0,
     };
+  }
+
+  openJobs(): Promise<OpenJob[]> {
+    return listOpenJobs(this.redis, this.keys);
+  }
+
+  spentUsd(installationId: number, sinceMs: number): Promise<number> {
+    return spentSince(this.redis, this.keys, installationId, sinceMs);
   }
 
   async close(): Promise<void> {

@@ -101,9 +101,10 @@ return 1
 `);
 
 /**
- * KEYS: lock, open, meta, done, history, records, serial, containers, checkpoints.
- * ARGV: id, token ('' = whoever holds it), record, now, dedupeMs, maxAgeMs, maxRecords.
- * Ends the job once: its record goes into the history, which is trimmed to the retention limits.
+ * KEYS: lock, open, meta, done, history, records, serial, containers, checkpoints, spend.
+ * ARGV: id, token ('' = whoever holds it), record, now, dedupeMs, maxAgeMs, maxRecords, costUsd, ledgerMs.
+ * Ends the job once: its record goes into the history, which is trimmed to the retention limits,
+ * and its cost into the installation's spend ledger (`id|cost` scored by time), trimmed by age only.
  */
 export const FINISH = new RedisScript(`
 if ARGV[2] ~= '' and redis.call('GET', KEYS[1]) ~= ARGV[2] then return 0 end
@@ -114,6 +115,8 @@ redis.call('ZADD', KEYS[5], ARGV[4], ARGV[1])
 redis.call('HSET', KEYS[6], ARGV[1], ARGV[3])
 if redis.call('GET', KEYS[7]) == ARGV[1] then redis.call('DEL', KEYS[7]) end
 redis.call('ZREM', KEYS[8], ARGV[1])
+if tonumber(ARGV[8]) > 0 then redis.call('ZADD', KEYS[10], ARGV[4], ARGV[1] .. '|' .. ARGV[8]) end
+redis.call('ZREMRANGEBYSCORE', KEYS[10], '-inf', '(' .. (tonumber(ARGV[4]) - tonumber(ARGV[9])))
 local drop = redis.call('ZRANGEBYSCORE', KEYS[5], '-inf', tonumber(ARGV[4]) - tonumber(ARGV[6]))
 local extra = redis.call('ZCARD', KEYS[5]) - #drop - tonumber(ARGV[7])
 if extra > 0 then

@@ -1,3 +1,5 @@
+import type { OpenTimes } from '../../queue/job-record.js';
+
 /**
  * The SQLite queue's tables. One row per job from enqueue to the end of its
  * retention; `state` moves waiting → running → done (and back to waiting on a
@@ -5,8 +7,12 @@
  * every write a worker makes names the token, so a worker whose lease was
  * taken over changes nothing. Delivery ids and dedupe keys live in their own
  * table, so pruning old history does not forget them sooner than `dedupeMs`.
+ * Finished jobs' costs live in `spend`, pruned by age only (SPEND_LEDGER_MS),
+ * so the cost ceiling sees its whole period whatever the history keeps.
+ * Version 2 added `spend`: an older selfdebug refuses the file rather than
+ * finish jobs without recording what they cost.
  */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS jobs (
@@ -42,6 +48,13 @@ CREATE TABLE IF NOT EXISTS dedupe (
   created_at INTEGER NOT NULL
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS dedupe_age ON dedupe (created_at);
+CREATE TABLE IF NOT EXISTS spend (
+  job_id TEXT PRIMARY KEY,
+  installation_id INTEGER NOT NULL,
+  at INTEGER NOT NULL,
+  cost_usd REAL NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS spend_by_installation ON spend (installation_id, at);
 `;
 
 export interface JobRow {
@@ -104,9 +117,19 @@ export const SQL = {
   flagCancel: 'UPDATE jobs SET cancel_reason = ? WHERE id = ?',
   history: `SELECT record FROM jobs WHERE state = 'done' AND (@repository IS NULL OR repository = @repository)
     ORDER BY finished_at DESC, seq DESC LIMIT @limit`,
+  open: `SELECT * FROM jobs WHERE state <> 'done' ORDER BY seq`,
+  addSpend: 'INSERT OR IGNORE INTO spend (job_id, installation_id, at, cost_usd) VALUES (?, ?, ?, ?)',
+  spent: 'SELECT coalesce(sum(cost_usd), 0) AS spent FROM spend WHERE installation_id = ? AND at >= ?',
+  pruneSpend: 'DELETE FROM spend WHERE at < ?',
   counts: `SELECT sum(state = 'waiting') AS waiting, sum(state = 'running') AS running FROM jobs WHERE state <> 'done'`,
   pruneOld: `DELETE FROM jobs WHERE state = 'done' AND finished_at < ?`,
   pruneMany: `DELETE FROM jobs WHERE state = 'done' AND seq <= (
     SELECT seq FROM jobs WHERE state = 'done' ORDER BY seq DESC LIMIT 1 OFFSET ?)`,
   pruneKeys: 'DELETE FROM dedupe WHERE created_at < ?',
 } as const;
+
+/** A waiting or running row's state and times, as JobStore.openJobs reports them. */
+export function openTimesOf(row: JobRow): OpenTimes {
+  const state = row.state === 'running' ? 'running' : 'waiting';
+  return { state, runs: row.runs, enqueuedAt: row.enqueued_at, startedAt: row.started_at };
+}

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { QueueError } from '../../errors/job-errors.js';
-import { jobRecord } from '../../queue/job-record.js';
+import { jobRecord, openJob } from '../../queue/job-record.js';
 import {
   issueNumberOf,
   type JobMatch,
@@ -20,14 +20,16 @@ import {
   type JobStore,
   type Lease,
   type LeaseStatus,
+  type OpenJob,
   type Retention,
   resultWithout,
+  SPEND_LEDGER_MS,
   type StaleTarget,
   type StoreOptions,
 } from '../../queue/job-store.js';
 import { WorkSignal } from '../../queue/work-signal.js';
 import { watchFileChanges } from './file-change-signal.js';
-import { type JobRow, SCHEMA, SCHEMA_VERSION, SQL } from './sqlite-schema.js';
+import { type JobRow, openTimesOf, SCHEMA, SCHEMA_VERSION, SQL } from './sqlite-schema.js';
 
 /** How often claims prune history too (cancelled and abandoned jobs end there, not in complete). */
 const PRUNE_EVERY_MS = 60_000;
@@ -176,6 +178,15 @@ export class SqliteJobStore implements JobStore {
     return { waiting: row.waiting ?? 0, running: row.running ?? 0 };
   }
 
+  async openJobs(): Promise<OpenJob[]> {
+    const rows = this.sql.open.all() as JobRow[];
+    return rows.map((row) => openJob(JSON.parse(row.request) as JobRequest, openTimesOf(row)));
+  }
+
+  async spentUsd(installationId: number, sinceMs: number): Promise<number> {
+    return (this.sql.spent.get(installationId, sinceMs) as { spent: number }).spent;
+  }
+
   async close(): Promise<void> {
     this.unwatch();
     this.signal.notify();
@@ -255,13 +266,17 @@ export class SqliteJobStore implements JobStore {
   /** Ends a job with its record; `token` null ends it whoever held it (cancel, abandon). */
   private finishRow(row: JobRow, result: JobResult, token: string | null): boolean {
     const now = this.now();
-    const record = jobRecord(JSON.parse(row.request) as JobRequest, result, {
+    const request = JSON.parse(row.request) as JobRequest;
+    const record = jobRecord(request, result, {
       enqueuedAt: row.enqueued_at,
       startedAt: row.started_at,
       finishedAt: now,
       runs: row.runs,
     });
-    return this.sql.finish.run({ id: row.id, token, now, record: JSON.stringify(record) }).changes === 1;
+    if (this.sql.finish.run({ id: row.id, token, now, record: JSON.stringify(record) }).changes !== 1)
+      return false;
+    if (result.costUsd > 0) this.sql.addSpend.run(row.id, request.installationId, now, result.costUsd);
+    return true;
   }
 
   /** Drops history past the retention limits: after every completion, and now and then from claims. */
@@ -274,6 +289,7 @@ export class SqliteJobStore implements JobStore {
         this.sql.pruneOld.run(now - this.retention.maxAgeMs);
         this.sql.pruneMany.run(this.retention.maxRecords);
         this.sql.pruneKeys.run(now - this.retention.dedupeMs);
+        this.sql.pruneSpend.run(now - SPEND_LEDGER_MS);
       })
       .immediate();
   }

@@ -1,0 +1,40 @@
+import type { Redis } from 'ioredis';
+import { openJob } from '../../queue/job-record.js';
+import type { OpenJob } from '../../queue/job-store.js';
+import type { BullmqKeys, OpenEntry } from './bullmq-keys.js';
+
+/**
+ * The read-only questions the jobs page and the cost ceiling ask of the
+ * Redis queue: what is open now, and what an installation has spent.
+ */
+export async function listOpenJobs(redis: Redis, keys: BullmqKeys): Promise<OpenJob[]> {
+  const entries = Object.entries(await redis.hgetall(keys.open)).map(
+    ([id, text]) => [id, JSON.parse(text) as OpenEntry] as const,
+  );
+  const pipeline = redis.pipeline();
+  for (const [id] of entries) pipeline.hgetall(keys.meta(id)).exists(keys.lock(id));
+  const replies = ((await pipeline.exec()) ?? []).map(([, value]) => value);
+  return entries
+    .map(([, entry], index) => {
+      const meta = (replies[index * 2] ?? {}) as Record<string, string>;
+      return openJob(entry.request, {
+        // BullMQ's lock is the lease: a job holds one exactly while a worker runs it.
+        state: replies[index * 2 + 1] === 1 ? 'running' : 'waiting',
+        runs: Number(meta.runs ?? 0),
+        enqueuedAt: entry.enqueuedAt,
+        startedAt: meta.startedAt ? Number(meta.startedAt) : null,
+      });
+    })
+    .sort((left, right) => left.enqueuedAt.localeCompare(right.enqueuedAt));
+}
+
+/** The ledger's members are `jobId|costUsd`, scored by when the job finished (redis-scripts.ts FINISH). */
+export async function spentSince(
+  redis: Redis,
+  keys: BullmqKeys,
+  installationId: number,
+  sinceMs: number,
+): Promise<number> {
+  const members = await redis.zrangebyscore(keys.spend(installationId), sinceMs, '+inf');
+  return members.reduce((sum, member) => sum + Number(member.slice(member.lastIndexOf('|') + 1)), 0);
+}
