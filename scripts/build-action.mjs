@@ -3,8 +3,10 @@ import { writeFile } from 'node:fs/promises';
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: ['src/action/main.ts'],
-  outfile: 'dist-action/index.js',
+  // The excerpt splits a large log in a worker thread, whose entry is loaded by its path beside the
+  // bundle (see src/ci-logs/threaded-lines.ts): it is bundled as a file of its own.
+  entryPoints: { index: 'src/action/main.ts', 'split-worker': 'src/ci-logs/split-worker.ts' },
+  outdir: 'dist-action',
   bundle: true,
   platform: 'node',
   target: 'node20',
