@@ -10,6 +10,7 @@ import { SqliteJobStore } from '../../src/adapters/sqlite/sqlite-store.js';
 import { GitHubStandin, type StandinRepository } from '../fakes/github-standin/standin.js';
 import { type RuleModelServer, startRuleModelServer } from '../fakes/rule-model-server.js';
 import { describeWithDocker, TEST_IMAGE } from '../helpers/docker.js';
+import { until } from '../helpers/until.js';
 import { issueCommentPayload, reviewPayload, workflowRunPayload } from './support/payloads.js';
 import { AppProcess, type Child, type ProcessSettings, startWorker } from './support/processes.js';
 import { PYCORRECTOR, STATS, slowRepository, UNREACHABLE } from './support/scenario-repos.js';
@@ -73,13 +74,9 @@ describeWithDocker('the App end to end', () => {
 
   const logs = () => `${app.child.tail()}\n${worker.tail()}`;
 
-  async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 90_000) {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${logs()}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+  /** Waits for what a scenario expects, with both processes' last lines on a failure. */
+  const eventually = (what: string, check: () => boolean | Promise<boolean>) =>
+    until(what, check, { intervalMs: 100, context: logs });
 
   /** A mention in a new issue of `repo` by `login`, delivered to the App. */
   async function mention(repo: StandinRepository, login: string, text: string, issueText: string) {
@@ -138,8 +135,8 @@ describeWithDocker('the App end to end', () => {
     // cuts a delivery off after 10 s; how fast the answer comes is bench/'s to measure, not a test's).
     expect(standin.pulls(stats.fullName)).toEqual([]);
 
-    await until('the pull request', () => standin.pulls(stats.fullName).length === 1);
-    await until('the check run to complete', () =>
+    await eventually('the pull request', () => standin.pulls(stats.fullName).length === 1);
+    await eventually('the check run to complete', () =>
       standin.checkRuns(stats.fullName).some((run) => run.status === 'completed'),
     );
     const [pull] = standin.pulls(stats.fullName);
@@ -152,7 +149,7 @@ describeWithDocker('the App end to end', () => {
     expect(await standin.readFile(stats.fullName, pull!.head, 'stats.py')).toContain('len(values)');
     expect(await standin.branchSha(stats.fullName, 'main')).toBe(mainBefore);
 
-    await until('the final status', () => /Fixed/i.test(statusComment(stats, issue.number)?.body ?? ''));
+    await eventually('the final status', () => /Fixed/i.test(statusComment(stats, issue.number)?.body ?? ''));
     const comments = standin.comments(stats.fullName, issue.number);
     expect(comments.filter((comment) => comment.body.includes('selfdebug:status'))).toHaveLength(1);
     expect(comments.some((comment) => comment.body.includes('selfdebug:attempt'))).toBe(true);
@@ -213,14 +210,14 @@ describeWithDocker('the App end to end', () => {
     );
     expect(delivery.status).toBe(200);
 
-    await until('the pull request', () => standin.pulls(repo.fullName).length === 1);
+    await eventually('the pull request', () => standin.pulls(repo.fullName).length === 1);
     const [pull] = standin.pulls(repo.fullName);
     expect(pull).toMatchObject({ base: 'main' });
     expect(pull!.head).toMatch(/^selfdebug\//);
     expect(await standin.readFile(repo.fullName, pull!.head, 'pycorrector/en_spell.py')).toContain(
       'def en_correct(text):',
     );
-    await until('the check run on the run head to pass', () =>
+    await eventually('the check run on the run head to pass', () =>
       standin
         .checkRuns(repo.fullName)
         .some((check) => check.headSha === headSha && check.conclusion === 'success'),
@@ -261,13 +258,13 @@ describeWithDocker('the App end to end', () => {
     );
     expect(delivery.status).toBe(200);
 
-    await until(
+    await eventually(
       'a new commit on the branch',
       async () => (await standin.branchSha(stats.fullName, statsPull.head)) !== before,
     );
     expect(await standin.readFile(stats.fullName, statsPull.head, 'stats.py')).toContain(':.2f');
     expect(standin.pulls(stats.fullName)).toHaveLength(1);
-    await until('the reply on the pull request', () =>
+    await eventually('the reply on the pull request', () =>
       /Fixed/i.test(statusComment(stats, statsPull.number)?.body ?? ''),
     );
     rememberJobs(stats, statsPull.number);
@@ -278,7 +275,7 @@ describeWithDocker('the App end to end', () => {
     const repo = await standin.createRepository('octo-org', 'rates', [UNREACHABLE.files]);
     standin.setPermission(repo.fullName, 'dave', 'admin');
     const { issue } = await mention(repo, 'dave', '@selfdebug fix', 'fetch_rates.py fails');
-    await until('the final comment', () =>
+    await eventually('the final comment', () =>
       standin
         .comments(repo.fullName, issue.number)
         .some((comment) => comment.body.includes('Not fixable in code')),
@@ -296,7 +293,7 @@ describeWithDocker('the App end to end', () => {
     standin.setPermission(repo.fullName, 'mallory', 'read');
     const callsBefore = model.calls.length;
     const { issue } = await mention(repo, 'mallory', '@selfdebug fix', 'please run this');
-    await until('the refusal', () => standin.comments(repo.fullName, issue.number).length > 1);
+    await eventually('the refusal', () => standin.comments(repo.fullName, issue.number).length > 1);
     const [, refusal] = standin.comments(repo.fullName, issue.number);
     expect(refusal!.body).toMatch(/@mallory/);
     expect(refusal!.body).toMatch(/write/);
@@ -317,10 +314,10 @@ describeWithDocker('the App end to end', () => {
     const repo = await standin.createRepository('octo-org', 'stop-me', [STOP.files]);
     standin.setPermission(repo.fullName, 'erin', 'write');
     const { issue } = await mention(repo, 'erin', '@selfdebug fix', `${STOP.script} never finishes`);
-    await until('the job to start', () => statusComment(repo, issue.number) !== undefined);
+    await eventually('the job to start', () => statusComment(repo, issue.number) !== undefined);
     rememberJobs(repo, issue.number);
     const ids = [...jobIds].filter((id) => statusComment(repo, issue.number)!.body.includes(id));
-    await until('its container', async () => (await containersOf(ids)).length > 0);
+    await eventually('its container', async () => (await containersOf(ids)).length > 0);
 
     const comment = standin.createIssueComment(repo.fullName, issue.number, {
       body: '@selfdebug stop',
@@ -335,8 +332,10 @@ describeWithDocker('the App end to end', () => {
         { id: comment.id, body: '@selfdebug stop', user: 'erin' },
       ),
     );
-    await until('the container to go', async () => (await containersOf(ids)).length === 0, 30_000);
-    await until('the status to say cancelled', () => /cancel/i.test(statusComment(repo, issue.number)!.body));
+    await eventually('the container to go', async () => (await containersOf(ids)).length === 0);
+    await eventually('the status to say cancelled', () =>
+      /cancel/i.test(statusComment(repo, issue.number)!.body),
+    );
     // The reason names the person, without pinging them (a zero-width joiner after the @).
     expect(statusComment(repo, issue.number)!.body).toMatch(/stopped by @\u200d?erin/);
     expect(standin.pulls(repo.fullName)).toEqual([]);
@@ -346,15 +345,15 @@ describeWithDocker('the App end to end', () => {
     const repo = await standin.createRepository('octo-org', 'resume-me', [RESUME.files]);
     standin.setPermission(repo.fullName, 'frank', 'write');
     const { issue } = await mention(repo, 'frank', '@selfdebug fix', `${RESUME.script} fails`);
-    await until('the job to start', () => statusComment(repo, issue.number) !== undefined);
+    await eventually('the job to start', () => statusComment(repo, issue.number) !== undefined);
     rememberJobs(repo, issue.number);
     const ids = [...jobIds].filter((id) => statusComment(repo, issue.number)!.body.includes(id));
-    await until('its container', async () => (await containersOf(ids)).length > 0);
+    await eventually('its container', async () => (await containersOf(ids)).length > 0);
 
     await worker.stop('SIGKILL');
     worker = startWorker(settings, 'worker-2');
-    await until('the pull request', () => standin.pulls(repo.fullName).length === 1, 120_000);
-    await until('the final status', () => /Fixed/i.test(statusComment(repo, issue.number)?.body ?? ''));
+    await eventually('the pull request', () => standin.pulls(repo.fullName).length === 1);
+    await eventually('the final status', () => /Fixed/i.test(statusComment(repo, issue.number)?.body ?? ''));
     const comments = standin.comments(repo.fullName, issue.number);
     expect(comments.filter((comment) => comment.body.includes('selfdebug:status'))).toHaveLength(1);
     const attempts = comments
@@ -362,7 +361,7 @@ describeWithDocker('the App end to end', () => {
       .filter(Boolean);
     expect(new Set(attempts).size).toBe(attempts.length);
     expect(standin.pulls(repo.fullName)).toHaveLength(1);
-    await until('no container of its jobs', async () => (await containersOf(jobIds)).length === 0, 30_000);
+    await eventually('no container of its jobs', async () => (await containersOf(jobIds)).length === 0);
     expectNothingLeaked();
     expect(standin.problems).toEqual([]);
   }, 240_000);

@@ -10,7 +10,8 @@ import { MemoryJobStore } from '../../src/queue/memory-store.js';
 import { silentLogger } from '../../src/util/logger.js';
 import { FakeCodeHost } from '../fakes/fake-code-host.js';
 import { jobRequest, mentionTrigger } from '../fakes/job-requests.js';
-import { claimOne, result, until, workerPool } from '../queue/harness.js';
+import { until } from '../helpers/until.js';
+import { claimOne, result, workerPool } from '../queue/harness.js';
 
 const INSTALLATION = 4242;
 

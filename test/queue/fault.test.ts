@@ -14,8 +14,8 @@ import type { JobStore } from '../../src/queue/job-store.js';
 import { formatMarker, parseMarkers } from '../../src/report/markers.js';
 import { dockerProblem } from '../helpers/docker.js';
 import { GitHttpServer } from '../helpers/git-http-server.js';
+import { until } from '../helpers/until.js';
 import { SqliteCodeHost } from './fault/sqlite-code-host.js';
-import { until } from './harness.js';
 import { describeWithRedis, REDIS_URL } from './redis.js';
 
 const TOKEN = 'ghs_faulttoken0123456789abcdefghijklmn';
@@ -102,9 +102,8 @@ function faultTest(queue: 'sqlite' | 'redis'): void {
         await until(
           `${round * 3} jobs to finish`,
           async () => (await store.history({ limit: JOBS })).length >= round * 3,
-          60_000,
         );
-        await until('the workers to be ready', () => [...workers].every((child) => ready.has(child)), 20_000);
+        await until('the workers to be ready', () => [...workers].every((child) => ready.has(child)));
         const victim = [...workers][Math.floor(next() * workers.size)]!;
         if (round === 1) {
           // One round is a deploy instead of a crash: SIGTERM lets the running jobs finish first.
@@ -122,12 +121,8 @@ function faultTest(queue: 'sqlite' | 'redis'): void {
         startWorker();
       }
       const context = () => `seed ${seed}; kills: ${kills.join(', ')}\n${log.join('').slice(-4000)}`;
-      await until(
-        'every job to finish',
-        async () => (await store.history({ limit: 100 })).length === JOBS,
-        80_000,
-      ).catch((error: Error) => {
-        throw new Error(`${error.message}\n${context()}`);
+      await until('every job to finish', async () => (await store.history({ limit: 100 })).length === JOBS, {
+        context,
       });
 
       // Graceful stop of what is left: exit code 0, nothing handed back since nothing runs.
@@ -188,7 +183,7 @@ function faultTest(queue: 'sqlite' | 'redis'): void {
       await server.close();
       await rm(dir, { recursive: true, force: true });
     }
-  }, 150_000);
+  }, 600_000);
 }
 
 function mention(cloneUrl: string, issueNumber: number): JobRequest {

@@ -1,7 +1,7 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { type JobHandler, Worker, type WorkerOptions } from '../../src/jobs/worker.js';
 import type { JobResult, JobStore, Lease, StoreOptions } from '../../src/queue/job-store.js';
 import { NO_LINKS } from '../../src/queue/job-store.js';
+import { until } from '../helpers/until.js';
 
 /** What the contract suite needs from an adapter: a fresh place to store jobs per test. */
 export interface StoreHarness {
@@ -20,15 +20,6 @@ export function result(outcome: JobResult['outcome'] = 'fixed'): JobResult {
   return { outcome, reason: null, attempts: 1, tokens: 10, costUsd: 0.001, links: NO_LINKS };
 }
 
-/** Polls until `check` holds; fails with `what` after `timeoutMs`. */
-export async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
-
 /** Claims until a job comes (Redis may answer "none" while its blocking fetch is set up). */
 export async function claimOne(store: JobStore, timeoutMs = 15_000): Promise<Lease> {
   let lease: Lease | null = null;
@@ -38,7 +29,7 @@ export async function claimOne(store: JobStore, timeoutMs = 15_000): Promise<Lea
       lease = await store.claim('test');
       return lease !== null;
     },
-    timeoutMs,
+    { timeoutMs },
   );
   return lease!;
 }

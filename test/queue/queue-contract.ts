@@ -3,7 +3,8 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { JobCancelledError, LeaseLostError } from '../../src/errors/job-errors.js';
 import type { JobRequest } from '../../src/queue/job-request.js';
 import type { JobStore } from '../../src/queue/job-store.js';
-import { aborted, claimOne, result, type StoreHarness, TEST_LEASE_MS, until, workerPool } from './harness.js';
+import { until } from '../helpers/until.js';
+import { aborted, claimOne, result, type StoreHarness, TEST_LEASE_MS, workerPool } from './harness.js';
 import { failedRun, mention } from './requests.js';
 
 /**
@@ -93,7 +94,7 @@ export function queueContract(adapter: { durable: boolean }, makeHarness: () => 
         started.push(job.request.id);
         const reason = await Promise.race([
           aborted(signal),
-          until('release', () => release.has(job.request.id), 30_000),
+          until('release', () => release.has(job.request.id), { timeoutMs: 30_000 }),
         ]);
         if (reason !== undefined) aborts.set(job.request.id, reason);
         return result(signal.aborted ? 'cancelled' : 'fixed');

@@ -15,6 +15,7 @@ import { silentLogger } from '../../src/util/logger.js';
 import { FakeCodeHost } from '../fakes/fake-code-host.js';
 import { GitHttpServer } from '../helpers/git-http-server.js';
 import { fix, reflect } from '../helpers/loop-fixtures.js';
+import { until } from '../helpers/until.js';
 
 const TOKEN = 'ghs_resumetoken0123456789abcdefghijklm';
 const FIXED = 'import sys\ngreeting = "hello"\nprint(greeting)\n';
@@ -50,7 +51,10 @@ describe('a job taken over after its worker froze right behind the push', () => 
     const first = await store.claim('worker-1');
     const guard1 = new LeaseGuard(first!, store, now, 4);
     const run1 = runJob(request, new AbortController().signal, dependencies(host, guard1, 'first summary'));
-    await waitFor(async () => (await server.branchSha('app', branch(request))) !== null);
+    await until(
+      'the fix branch to be pushed',
+      async () => (await server.branchSha('app', branch(request))) !== null,
+    );
 
     // Its lease runs out; the worker's heartbeat would mark it lost. Run 2 takes over with run 1's checkpoints.
     now += 11_000;
@@ -80,7 +84,7 @@ describe('a job taken over after its worker froze right behind the push', () => 
     expect(host.commentsOn(42).filter((body) => body.includes('selfdebug:status'))).toHaveLength(1);
     expect(host.checkRuns.filter((run) => run.headSha === main)).toHaveLength(1);
     expect(await store.history()).toMatchObject([{ id: request.id, outcome: 'fixed', runs: 2 }]);
-  });
+  }, 240_000);
 
   function dependencies(host: FakeCodeHost, guard: LeaseGuard, summary: string): JobRunnerDependencies {
     const base: JobRunnerDependencies = {
@@ -135,11 +139,3 @@ function mentionRequest(cloneUrl: string): JobRequest {
 
 const branch = (request: JobRequest) =>
   `selfdebug/issue-42-${request.id.replace(/[^a-z0-9]/gi, '').slice(0, 8)}`;
-
-async function waitFor(check: () => Promise<boolean>): Promise<void> {
-  for (let tries = 0; tries < 300; tries++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('timed out');
-}

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SqliteJobStore } from '../../src/adapters/sqlite/sqlite-store.js';
 import type { JobStore } from '../../src/queue/job-store.js';
-import { result, until, workerPool } from './harness.js';
+import { until } from '../helpers/until.js';
+import { result, workerPool } from './harness.js';
 import { queueContract } from './queue-contract.js';
 import { mention } from './requests.js';
 
@@ -46,7 +47,7 @@ describe('SqliteJobStore', () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
       const job = mention();
       await app.enqueue(job);
-      await until('the other connection to start the job', () => started.includes(job.id), 10_000);
+      await until('the other connection to start the job', () => started.includes(job.id));
       expect(started).toEqual([job.id]);
     } finally {
       await workers.stopAll();
