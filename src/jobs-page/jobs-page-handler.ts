@@ -40,7 +40,7 @@ export function jobsPageHandler(options: JobsPageOptions) {
       text(
         response,
         404,
-        'The jobs page is off. Set SELFDEBUG_OPERATOR_TOKEN (24 characters or more, e.g. `openssl rand -hex 24`) and restart the App; see docs/operate-jobs-page.md.',
+        'The jobs page is off. Set SELFDEBUG_OPERATOR_TOKEN (24 characters or more, e.g. `openssl rand -hex 24`) and restart the App; see docs/operate.md.',
       );
       return true;
     }
