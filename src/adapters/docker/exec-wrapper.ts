@@ -49,18 +49,19 @@ const SWEEP = [
  * Docker's exec API has no kill of its own, hence this indirection.
  */
 const RUN_SCRIPT = [
-  'set -m; ( eval "set --; $1" ) & child=$!',
+  // The wrapper's own stderr goes at once: with job control on, bash reports a finished job ("[1]- Done")
+  // there whenever it next runs something, and a quick command finishes before any later line. The
+  // command keeps the stderr the exec started with (fd 3, closed for everything else).
+  'exec 3>&2 2>/dev/null; set -m; ( eval "set --; $1" ) 2>&3 3>&- & child=$!',
   'echo "$child" > "$2"',
   // A backstop a second after the caller's own limit: its kill comes from a second exec, which a
   // command that used up the pids limit can keep from starting. Forked now, while there is room. It
   // waits with `read -t` on a fifo nobody writes to, a builtin, so it costs no `sleep` process; if the
   // fifo is gone or written to, `sleep` takes over.
-  '( [[ -p $4 ]] || mkfifo -m 600 "$4"; read -rt "$3" <> "$4"; (($? > 128)) || sleep "$3"; kill -KILL -- "-$child" ) 2>/dev/null & backstop=$!',
-  // Job control was for the process groups; its notices ("Stopped", "Killed") would end up in the
-  // output, so the wrapper's own stderr goes (the command keeps the one it started with).
+  '( [[ -p $4 ]] || mkfifo -m 600 "$4"; read -rt "$3" <> "$4"; (($? > 128)) || sleep "$3"; kill -KILL -- "-$child" ) 3>&- & backstop=$!',
+  // Job control was for the process groups only.
   'set +m',
-  'exec 2>/dev/null',
-  '{ wait "$child"; } 2>/dev/null; code=$?',
+  'wait "$child"; code=$?',
   // The backstop first, by its own group: the sweep then finds only what the command left.
   'kill -KILL -- "-$child" "-$backstop" 2>/dev/null',
   SWEEP,
