@@ -3,10 +3,8 @@ import { writeFile } from 'node:fs/promises';
 import { build } from 'esbuild';
 
 await build({
-  // The excerpt splits a large log in a worker thread, whose entry is loaded by its path beside the
-  // bundle (see src/ci-logs/threaded-lines.ts): it is bundled as a file of its own.
-  entryPoints: { index: 'src/action/main.ts', 'split-worker': 'src/ci-logs/split-worker.ts' },
-  outdir: 'dist-action',
+  entryPoints: ['src/action/main.ts'],
+  outfile: 'dist-action/index.js',
   bundle: true,
   platform: 'node',
   target: 'node20',

@@ -1,5 +1,6 @@
 import { ExcerptBuilder } from './excerpt-builder.js';
-import { LogLines } from './log-lines-source.js';
+import { KEYWORDS, opensWithMarker } from './keywords.js';
+import { LineSplitter } from './log-lines.js';
 import type { LogExcerpt } from './select-lines.js';
 
 /**
@@ -22,54 +23,20 @@ export interface ExcerptOptions {
 
 export const DEFAULT_MAX_LINES = 150;
 
-/**
- * Logs beyond this many bytes are split in a worker thread (see threaded-lines.ts). Starting
- * one costs about 30 ms, what splitting a few megabytes costs in this thread: most logs are
- * smaller and never pay it. A stream of unknown size is read here until it passes the mark.
- */
-const THREAD_ABOVE_BYTES = 16 * 1024 * 1024;
-
-export function excerptLog(source: LogSource, options: ExcerptOptions = {}): Promise<LogExcerpt> {
-  return excerptWith(source, options, THREAD_ABOVE_BYTES);
-}
-
-/**
- * The excerpt with the log split in a worker thread once `threadAbove` bytes are read (all of
- * it by default): how tests hold both ways to the same output, and the hand-over between them.
- */
-export function excerptLogThreaded(
-  source: LogSource,
-  options: ExcerptOptions = {},
-  threadAbove = 0,
-): Promise<LogExcerpt> {
-  return excerptWith(source, options, threadAbove);
-}
-
-async function excerptWith(
-  source: LogSource,
-  options: ExcerptOptions,
-  threadAbove: number,
-): Promise<LogExcerpt> {
+export async function excerptLog(source: LogSource, options: ExcerptOptions = {}): Promise<LogExcerpt> {
   const requested = options.maxLines ?? DEFAULT_MAX_LINES;
   const maxLines = Number.isFinite(requested) ? Math.max(1, Math.floor(requested)) : DEFAULT_MAX_LINES;
   const builder = new ExcerptBuilder(maxLines, options.maxCharacters ?? Number.POSITIVE_INFINITY);
-  const lines = new LogLines(builder, threadAbove);
-  try {
-    if (typeof source === 'string' || source instanceof Uint8Array) {
-      await lines.push(toBytes(source));
-    } else if (Symbol.asyncIterator in source) {
-      for await (const chunk of source) await lines.push(toBytes(chunk));
-    } else {
-      for (const chunk of source) {
-        // Synchronous while the log is split here: an `await` per chunk would cost more than small chunks.
-        const pushed = lines.push(toBytes(chunk));
-        if (pushed) await pushed;
-      }
-    }
-    return builder.finish(await lines.end());
-  } finally {
-    lines.close();
+  const splitter = new LineSplitter(builder, { keywords: KEYWORDS, opens: opensWithMarker });
+  if (typeof source === 'string' || source instanceof Uint8Array) {
+    splitter.push(toBytes(source));
+  } else if (Symbol.asyncIterator in source) {
+    for await (const chunk of source) splitter.push(toBytes(chunk));
+  } else {
+    for (const chunk of source) splitter.push(toBytes(chunk));
   }
+  splitter.end();
+  return builder.finish(splitter.lines);
 }
 
 function toBytes(chunk: Uint8Array | string): Uint8Array {

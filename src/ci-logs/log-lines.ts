@@ -36,18 +36,6 @@ export interface LineFlags {
   opens(text: string, start: number, end: number): boolean;
 }
 
-/**
- * Where a splitter stands between two chunks: enough for another splitter (in
- * another thread) to go on from there as if it had read the same bytes.
- */
-export interface SplitterState {
-  carry: Uint8Array;
-  afterCarriageReturn: boolean;
-  pending: { raw: string; number: number; flagged: boolean } | null;
-  count: number;
-  bytes: number;
-}
-
 export class LineSplitter {
   private readonly keywords: RegExp;
   private readonly opens: LineFlags['opens'];
@@ -79,26 +67,6 @@ export class LineSplitter {
 
   get bytesRead(): number {
     return this.bytes;
-  }
-
-  /** Its state between chunks, for a splitter that goes on from here (see `resume`). */
-  handOff(): SplitterState {
-    return {
-      carry: Buffer.concat(this.carry),
-      afterCarriageReturn: this.afterCarriageReturn,
-      pending: this.pending,
-      count: this.count,
-      bytes: this.bytes,
-    };
-  }
-
-  resume(state: SplitterState): void {
-    this.carry = state.carry.length > 0 ? [Buffer.from(state.carry)] : [];
-    this.carryBytes = state.carry.length;
-    this.afterCarriageReturn = state.afterCarriageReturn;
-    this.pending = state.pending;
-    this.count = state.count;
-    this.bytes = state.bytes;
   }
 
   push(chunk: Uint8Array): void {
