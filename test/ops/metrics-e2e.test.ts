@@ -7,6 +7,7 @@ import { STATS } from '../e2e/support/scenario-repos.js';
 import { GitHubStandin, type StandinRepository } from '../fakes/github-standin/standin.js';
 import { type RuleModelServer, startRuleModelServer } from '../fakes/rule-model-server.js';
 import { describeWithDocker, TEST_IMAGE } from '../helpers/docker.js';
+import { until } from '../helpers/until.js';
 import { describeWithRedis, REDIS_URL } from '../queue/redis.js';
 
 /**
@@ -61,13 +62,9 @@ describeWithRedis('metrics of a job run through Redis workers', () => {
 
     const logs = () => [app.child, ...workers].map((child) => child.tail()).join('\n');
 
-    async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 120_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (!(await check())) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${logs()}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    }
+    /** Waits for what the test expects, with every process's last lines on a failure. */
+    const eventually = (what: string, check: () => boolean | Promise<boolean>) =>
+      until(what, check, { intervalMs: 100, context: logs });
 
     async function mention(repo: StandinRepository) {
       const text = '`python stats.py` crashes with a NameError';
@@ -103,7 +100,7 @@ describeWithRedis('metrics of a job run through Redis workers', () => {
         const texts = await Promise.all(workerUrls.map(async (url) => (await scrape(url)).text));
         return texts.map((text) => sample(text, 'selfdebug_jobs_finished_total'));
       };
-      await until('a worker to count the finished job', async () => (await finishedOn()).includes(1));
+      await eventually('a worker to count the finished job', async () => (await finishedOn()).includes(1));
       expect(standin.pulls(repo.fullName)).toHaveLength(1);
       const counts = await finishedOn();
       expect(counts.sort()).toEqual([0, 1]);
