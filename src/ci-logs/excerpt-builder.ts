@@ -2,7 +2,6 @@ import { CandidateStore } from './candidate-store.js';
 import { type CiMarker, type CiSystem, ciMarker, type StepPhase, shellOf } from './ci-format.js';
 import { FailureListing } from './failure-listing.js';
 import { BARE_VERDICT, classify, isListingHeader, type LineClass } from './line-kinds.js';
-import { LineRing } from './line-ring.js';
 import { codeFrameWeight, frameOrigin, shapeOf } from './line-shape.js';
 import { showLine, stripLine } from './line-text.js';
 import type { LineHandler } from './log-lines.js';
@@ -15,7 +14,8 @@ import { StepEnds } from './step-ends.js';
  * context, and the steps with how they ended. Memory does not grow with the
  * log: the store prunes itself, and only the first and last lines are kept whole.
  */
-const RING_SIZE = 8;
+/** How far back the builder reads recent lines (context, a verdict's test name, a tool's last words). */
+const RECENT_LINES = 8;
 /** Lines before and after a line of evidence kept as its context, should the budget allow. */
 const CONTEXT_BEFORE = 6;
 const CONTEXT_AFTER = 8;
@@ -38,7 +38,6 @@ export class ExcerptBuilder implements LineHandler {
   private readonly store: CandidateStore;
   private readonly listing = new FailureListing();
   private readonly steps: StepRecord[] = [newStep(null, 0, 'run')];
-  private readonly ring = new LineRing(RING_SIZE);
   private readonly ends: StepEnds;
   private system: CiSystem = 'generic';
   /** The phase of the GitLab section or Travis fold open, which commands echoed inside it share. */
@@ -63,7 +62,7 @@ export class ExcerptBuilder implements LineHandler {
     private readonly maxCharacters: number,
   ) {
     this.store = new CandidateStore(Math.max(4 * maxLines, 600));
-    this.ends = new StepEnds(maxLines);
+    this.ends = new StepEnds(maxLines, RECENT_LINES);
   }
 
   line(text: string, start: number, end: number, number: number, flagged: boolean): void {
@@ -76,7 +75,6 @@ export class ExcerptBuilder implements LineHandler {
     } else if (number <= this.contextUntil && this.ends.wantsContext(this.steps)) {
       this.ends.addContextLine(this.steps, text.slice(start, end), number);
     }
-    this.ring.push(text, start, end, number);
     this.ends.push(text, start, end, number);
   }
 
@@ -101,7 +99,7 @@ export class ExcerptBuilder implements LineHandler {
     // Context stays inside the step: the lines around it belong to other commands.
     const first = this.current.number;
     for (let back = 1; back <= CONTEXT_BEFORE && number - back > first; back++) {
-      const raw = this.ring.find(number - back);
+      const raw = this.ends.recent(number - back);
       if (raw !== null) this.ends.addContextLine(this.steps, raw, number - back);
     }
     this.contextUntil = Math.max(this.contextUntil, number + CONTEXT_AFTER);
@@ -207,7 +205,7 @@ export class ExcerptBuilder implements LineHandler {
   }
 
   private addFromRing(number: number, weight: number, step: number, attached: boolean): void {
-    const raw = this.ring.find(number);
+    const raw = this.ends.recent(number);
     if (raw === null || !this.store.admits(weight)) return;
     const text = stripLine(raw);
     if (text.trim().length === 0 || ciMarker(text, this.system) !== null) return;
@@ -220,7 +218,7 @@ export class ExcerptBuilder implements LineHandler {
    */
   private lastWords(number: number, step: number): void {
     for (let back = 1; back <= 2; back++) {
-      const raw = this.ring.find(number - back);
+      const raw = this.ends.recent(number - back);
       if (raw === null) return;
       const text = stripLine(raw);
       if (ciMarker(text, this.system) !== null) continue;

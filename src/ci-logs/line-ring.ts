@@ -38,21 +38,26 @@ export class LineRing {
     this.count++;
   }
 
+  /** The line numbered `number`, copied out, if the ring still holds it. */
   find(number: number): string | null {
-    for (let slot = 0; slot < Math.min(this.count, this.size); slot++) {
-      if (this.numbers[slot] === number) return this.texts[slot]!.slice(this.starts[slot], this.ends[slot]);
+    // Newest first: numbers grow with every push, so the search stops at the first smaller one.
+    for (let index = this.count - 1; index >= Math.max(0, this.count - this.size); index--) {
+      const slot = index % this.size;
+      const held = this.numbers[slot]!;
+      if (held === number) return this.texts[slot]!.slice(this.starts[slot], this.ends[slot]);
+      if (held < number) return null;
     }
     return null;
   }
 
   /**
-   * The lines numbered from `first` on, by reference: a few array writes per line,
+   * The lines numbered from `first` on, of the newest `limit`, by reference: a few array writes per line,
    * cheap enough to take at every step's end. The chunk strings they point into stay
    * alive as long as the snapshot does, so callers keep only a handful.
    */
-  snapshot(first: number): RingSnapshot {
+  snapshot(first: number, limit = this.size): RingSnapshot {
     const out: RingSnapshot = { texts: [], starts: [], ends: [], numbers: [] };
-    for (let index = Math.max(0, this.count - this.size); index < this.count; index++) {
+    for (let index = Math.max(0, this.count - Math.min(limit, this.size)); index < this.count; index++) {
       const slot = index % this.size;
       if (this.numbers[slot]! < first) continue;
       out.texts.push(this.texts[slot]!);

@@ -200,10 +200,11 @@ function isStructureSegment(text: string, start: number, end: number): boolean {
 
 function firstBreak(buffer: Buffer): number {
   const lineFeed = buffer.indexOf(LF);
-  const carriageReturn = buffer.indexOf(CR);
-  if (lineFeed === -1) return carriageReturn;
-  if (carriageReturn === -1) return lineFeed;
-  return Math.min(lineFeed, carriageReturn);
+  // A `\r` matters only before the first `\n`, usually a few bytes in: a native search for it
+  // would scan the whole window whenever the log has none.
+  const limit = lineFeed === -1 ? buffer.length : lineFeed;
+  for (let index = 0; index < limit; index++) if (buffer[index] === CR) return index;
+  return lineFeed;
 }
 
 /** The last `\n` or `\r` at or after `start`, or -1. */

@@ -1,6 +1,6 @@
 import { type CiSystem, ciMarker } from './ci-format.js';
 import { LineRing, type RingSnapshot, snapshotLines } from './line-ring.js';
-import { showLine, stripLine } from './line-text.js';
+import { ownCopy, showLine, stripLine } from './line-text.js';
 import { failingStepOf, type StepEnd, type StepRecord } from './select-lines.js';
 
 /** The end of the failing step is kept in a ring of the budget's size, at most this. */
@@ -13,29 +13,40 @@ const LATE_VERDICTS = new Set<CiSystem>(['gitlab', 'travis', 'jenkins', 'generic
 /**
  * What fills the excerpt's budget once the evidence is in: the last lines of
  * the steps that failed (what a `tail` of each shows) and the context lines
- * around evidence, by step. Both are held by reference into the chunks they
- * came from and cleaned only at the end; only the steps that failed, or may
- * yet be blamed by a job's late verdict, keep theirs.
+ * around evidence, by step. Both are cleaned only at the end: the step ends
+ * are held by reference into the chunks they came from (a step's end is a run
+ * of neighbouring lines, in a chunk or two), the context lines, spread over a
+ * step, as copies. Only the steps that failed, or may yet be blamed by a job's
+ * late verdict, keep theirs.
  */
 export class StepEnds {
-  private readonly tail: LineRing;
+  /** The recent lines: the builder's ring for context, and the end of each step (the newest `tailSize`). */
+  private readonly lines: LineRing;
+  private readonly tailSize: number;
   /** The last lines of steps that ended, by reference: failed ones, and the last run step. */
   private readonly ends = new Map<number, RingSnapshot>();
   /**
-   * Context lines by step, raw: the open step's, and those of the steps whose ends are kept.
-   * They point into the chunks they came from, at most the budget's size per step, and runs of
-   * neighbouring lines share a chunk.
+   * Context lines by step, raw: the open step's, and those of the steps whose ends are kept,
+   * at most the budget's size per step.
    */
   private readonly contexts = new Map<number, Map<number, string>>();
   private readonly maxContextLines: number;
 
-  constructor(maxLines: number) {
-    this.tail = new LineRing(Math.min(MAX_TAIL_SIZE, maxLines));
+  /** `recentLines`: how far back `recent` must reach, whatever the budget. */
+  constructor(maxLines: number, recentLines: number) {
+    this.tailSize = Math.min(MAX_TAIL_SIZE, maxLines);
+    // One ring for both uses: every line of a large log passes here, and one push costs less than two.
+    this.lines = new LineRing(Math.max(recentLines, this.tailSize));
     this.maxContextLines = Math.min(MAX_TAIL_SIZE, maxLines);
   }
 
   push(text: string, start: number, end: number, number: number): void {
-    this.tail.push(text, start, end, number);
+    this.lines.push(text, start, end, number);
+  }
+
+  /** A recent line by its number, copied out, or null once it has left the ring. */
+  recent(number: number): string | null {
+    return this.lines.find(number);
   }
 
   /** Whether the open step may still need context: a run step (or one that failed) with room left. */
@@ -58,8 +69,8 @@ export class StepEnds {
       lines = new Map();
       this.contexts.set(step, lines);
     }
-    // Raw, by reference into its chunk: cleaned only if the excerpt needs it (see shownContexts).
-    lines.set(number, raw);
+    // Raw, cleaned only if the excerpt needs it (see shownContexts), but copied out of its chunk.
+    lines.set(number, ownCopy(raw));
   }
 
   /**
@@ -76,7 +87,7 @@ export class StepEnds {
         }
       }
       if (this.ends.size >= MAX_STEP_ENDS) this.ends.delete(this.ends.keys().next().value!);
-      this.ends.set(index, this.tail.snapshot(closing.number));
+      this.ends.set(index, this.lines.snapshot(closing.number, this.tailSize));
     }
     for (const step of this.contexts.keys()) if (!this.ends.has(step)) this.contexts.delete(step);
   }
@@ -119,7 +130,9 @@ export class StepEnds {
     const last = steps.length - 1;
     const snapshot =
       this.ends.get(index) ??
-      (index === last ? this.tail.snapshot(steps[index]!.number) : this.endBefore(steps, index));
+      (index === last
+        ? this.lines.snapshot(steps[index]!.number, this.tailSize)
+        : this.endBefore(steps, index));
     const lines: StepEnd['lines'] = [];
     for (const { raw, number } of snapshotLines(snapshot)) {
       const text = stripLine(raw);
@@ -134,7 +147,7 @@ export class StepEnds {
   /** A step that ended without a snapshot of its own: the ring's lines up to the next step. */
   private endBefore(steps: StepRecord[], index: number): RingSnapshot {
     const next = steps[index + 1]?.number ?? Number.POSITIVE_INFINITY;
-    const snapshot = this.tail.snapshot(steps[index]!.number);
+    const snapshot = this.lines.snapshot(steps[index]!.number, this.tailSize);
     const keep = snapshot.numbers.filter((number) => number < next).length;
     return {
       texts: snapshot.texts.slice(0, keep),
