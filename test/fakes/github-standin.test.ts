@@ -7,6 +7,7 @@ import type { ProbotOctokit } from 'probot';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GitHubCodeHost } from '../../src/adapters/github/index.js';
 import { gitWithToken, installationToken, standinOctokit } from './github-standin/clients.js';
+import { HOURLY_LIMIT } from './github-standin/rate-limit.js';
 import { GitHubStandin, type StandinRepository } from './github-standin/standin.js';
 
 async function text(stream: Readable): Promise<string> {
@@ -109,6 +110,28 @@ describe('GitHubStandin with the App’s GitHub adapter', () => {
     expect(await host.permissionOf('alice')).toBe('maintain');
     expect(await host.permissionOf('carol')).toBe('triage');
     expect(await host.permissionOf('mallory')).toBe('none');
+  });
+
+  it('reports its rate limit on every answer, as GitHub does, and refuses past it with 403', async () => {
+    const first = await octokit.request('GET /repos/{owner}/{repo}', { owner: 'octo-org', repo: 'app' });
+    const second = await octokit.request('GET /repos/{owner}/{repo}', { owner: 'octo-org', repo: 'app' });
+    expect(first.headers['x-ratelimit-resource']).toBe('core');
+    expect(first.headers['x-ratelimit-limit']).toBe(String(HOURLY_LIMIT));
+    expect(Number(second.headers['x-ratelimit-remaining'])).toBe(
+      Number(first.headers['x-ratelimit-remaining']) - 1,
+    );
+    expect(Number(second.headers['x-ratelimit-used'])).toBe(Number(first.headers['x-ratelimit-used']) + 1);
+    expect(Number(first.headers['x-ratelimit-reset'])).toBeGreaterThan(Date.now() / 1000);
+    standin.limitRequests(1);
+    try {
+      expect(await host.permissionOf('alice')).toBe('maintain');
+      // Past the limit the App's adapter reads GitHub's answer as a rate limit, with the wait it names.
+      await expect(host.permissionOf('alice')).rejects.toThrow(
+        /GitHub rate-limited the App .*HTTP 403.*Wait \d+ s/s,
+      );
+    } finally {
+      standin.limitRequests(HOURLY_LIMIT);
+    }
   });
 
   it('reads branches and files from git, at a branch or a sha', async () => {

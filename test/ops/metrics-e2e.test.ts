@@ -124,6 +124,10 @@ describeWithRedis('metrics of a job run through Redis workers', () => {
       );
       expect(sample(worker.text, 'selfdebug_sandbox_command_seconds_count')).toBeGreaterThanOrEqual(2);
       expect(sample(worker.text, 'selfdebug_github_requests_total', { method: 'POST' })).toBeGreaterThan(0);
+      // The stand-in reports GitHub's rate limit on each answer (5,000 an hour per token): the job spent some.
+      const remaining = sample(worker.text, 'selfdebug_github_rate_limit_remaining', { resource: 'core' });
+      expect(remaining).toBeGreaterThan(0);
+      expect(remaining).toBeLessThan(5000);
       // The queue's depth is the App's to report: summed over workers it would count the queue once each.
       expect(worker.text).not.toContain('selfdebug_queue_jobs');
 

@@ -77,9 +77,12 @@ export class ApiRouter {
       );
     }
 
+    const caller = identity.caller.kind === 'installation' ? identity.caller.token : 'app';
+    const rate = this.world.state.rateLimits.take(caller);
+    if (rate.exceeded) return send(response, rateLimited(identity.caller.kind), rate.headers);
     const withheld = this.world.state.withheld.get(key);
     if (withheld !== undefined && identity.caller.kind === 'installation') {
-      return send(response, forbidden(withheld));
+      return send(response, forbidden(withheld), rate.headers);
     }
 
     let body: unknown;
@@ -111,7 +114,7 @@ export class ApiRouter {
     }
     for (const problem of replyProblems(operation, reply))
       this.record(`${name} → ${reply.status} (${key}): ${problem}`);
-    send(response, reply);
+    send(response, reply, rate.headers);
   }
 }
 
@@ -156,10 +159,12 @@ function header(request: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function send(response: ServerResponse, reply: Reply): void {
+/** `rateLimit`: GitHub's rate-limit headers, on every answer to an authenticated request. */
+function send(response: ServerResponse, reply: Reply, rateLimit: Record<string, string> = {}): void {
   const headers: Record<string, string> = {
     'x-github-media-type': 'github.v3; format=json',
     'x-github-request-id': `STANDIN:${Date.now().toString(16)}`,
+    ...rateLimit,
     ...reply.headers,
   };
   if (reply.raw !== undefined) {
@@ -173,6 +178,14 @@ function send(response: ServerResponse, reply: Reply): void {
   }
   response.writeHead(reply.status, { ...headers, 'content-type': 'application/json; charset=utf-8' });
   response.end(JSON.stringify(reply.body));
+}
+
+/** GitHub's answer past the primary rate limit: 403, with `x-ratelimit-remaining: 0`. */
+function rateLimited(kind: 'app' | 'installation'): Reply {
+  return json(403, {
+    message: `API rate limit exceeded for ${kind === 'app' ? 'the app' : 'installation'}.`,
+    documentation_url: 'https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api',
+  });
 }
 
 /** GitHub's answer to an installation token without the permission an operation needs. */

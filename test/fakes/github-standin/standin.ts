@@ -11,6 +11,7 @@ import { cloneUrlOf, repositoryObject } from './objects.js';
 import { workflowRunObject } from './objects-checks.js';
 import { commentObject, issueObject } from './objects-issues.js';
 import { pullObject, reviewObject } from './objects-pulls.js';
+import { HOURLY_LIMIT, RateLimits } from './rate-limit.js';
 import type { World } from './route.js';
 import { actionsRoutes } from './routes-actions.js';
 import { appRoutes } from './routes-app.js';
@@ -172,6 +173,11 @@ export class GitHubStandin {
 
   setPermission(fullName: string, login: string, permission: Role): void {
     this.repository(fullName).roles.set(login, permission);
+  }
+
+  /** GitHub's primary rate limit from now on: `limit` requests an hour per credential (5,000 at start). */
+  limitRequests(limit: number): void {
+    this.world.state.rateLimits = new RateLimits(limit);
   }
 
   createIssue(fullName: string, issue: { title: string; body: string; user: string }): IssueRecord {

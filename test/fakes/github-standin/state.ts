@@ -3,6 +3,7 @@
  * Only what GitHub would know goes here; REST shapes are built from it on
  * each request (objects-*.ts), so an edit shows in every later response.
  */
+import { RateLimits } from './rate-limit.js';
 
 export type Role = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none';
 
@@ -159,6 +160,8 @@ export class StandinState {
    * (`checks=write`): an installation whose owner has not accepted them.
    */
   readonly withheld = new Map<string, string>();
+  /** GitHub's primary rate limit, per credential; replace it to test what the App does near the limit. */
+  rateLimits = new RateLimits();
   private readonly userIds = new Map<string, number>();
   // Ids come from one counter, so no two objects of any kind share one.
   private lastId = 1000;
