@@ -11,7 +11,7 @@ import { cloneUrlOf, repositoryObject } from './objects.js';
 import { workflowRunObject } from './objects-checks.js';
 import { commentObject, issueObject } from './objects-issues.js';
 import { pullObject, reviewObject } from './objects-pulls.js';
-import { HOURLY_LIMIT, RateLimits } from './rate-limit.js';
+import { RateLimits } from './rate-limit.js';
 import type { World } from './route.js';
 import { actionsRoutes } from './routes-actions.js';
 import { appRoutes } from './routes-app.js';
