@@ -16,13 +16,15 @@ export interface Metrics {
   jobStarted(trigger: JobTrigger['kind'], waitMs: number | null): void;
   /** A job's record was stored; `durationMs` is this run's, from claim to completion. */
   jobFinished(trigger: JobTrigger['kind'], result: JobResult, durationMs: number): void;
-  /** One command ran in a sandbox (setup, reproduction, an attempt's run). */
-  sandboxCommand(end: ExecEnd, durationMs: number): void;
+  /** One command ran in a sandbox: `setup` prepared its environment; `run` is the reproduction or an attempt's. */
+  sandboxCommand(phase: SandboxPhase, end: ExecEnd, durationMs: number): void;
   /** One GitHub API request and the rate limit it reported (null when the answer had none). */
   githubRequest(method: string, status: number | 'error', rateLimit: RateLimit | null): void;
   /** A verified webhook delivery, by event name (`issue_comment`, `workflow_run`, …). */
   webhookReceived(event: string): void;
 }
+
+export type SandboxPhase = 'setup' | 'run';
 
 /** GitHub's x-ratelimit-remaining for the x-ratelimit-resource (`core`, `search`, `graphql`, …) it names. */
 export interface RateLimit {

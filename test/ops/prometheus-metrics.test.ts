@@ -46,8 +46,8 @@ describe('PrometheusMetrics', () => {
 
   it('counts sandbox commands, GitHub requests and webhook deliveries with bounded labels', async () => {
     const metrics = new PrometheusMetrics({ processMetrics: false });
-    metrics.sandboxCommand('exited', 1200);
-    metrics.sandboxCommand('timed-out', 5000);
+    metrics.sandboxCommand('setup', 'exited', 1200);
+    metrics.sandboxCommand('run', 'timed-out', 5000);
     metrics.githubRequest('get', 200, { resource: 'core', remaining: 4999 });
     metrics.githubRequest('post', 'error', null);
     metrics.webhookReceived('issue_comment');
@@ -56,13 +56,14 @@ describe('PrometheusMetrics', () => {
 
     expect(sample(text, 'selfdebug_sandbox_command_seconds_count')).toBe(2);
     expect(sample(text, 'selfdebug_sandbox_command_seconds_sum', { end: 'timed-out' })).toBe(5);
+    expect(sample(text, 'selfdebug_sandbox_command_seconds_sum', { phase: 'setup' })).toBe(1.2);
     expect(sample(text, 'selfdebug_github_requests_total', { method: 'GET', status: '200' })).toBe(1);
     expect(sample(text, 'selfdebug_github_requests_total', { method: 'POST', status: 'error' })).toBe(1);
     expect(sample(text, 'selfdebug_github_rate_limit_remaining', { resource: 'core' })).toBe(4999);
     expect(sample(text, 'selfdebug_webhook_deliveries_total', { event: 'issue_comment' })).toBe(2);
     // No label names a repository, an installation or a job: the series do not grow with them.
     const labels = new Set([...text.matchAll(/[{,](\w+)="/g)].map((match) => match[1]));
-    const bounded = ['end', 'event', 'le', 'method', 'outcome', 'resource', 'status', 'trigger'];
+    const bounded = ['end', 'event', 'le', 'method', 'outcome', 'phase', 'resource', 'status', 'trigger'];
     expect(labels.size).toBeGreaterThan(0);
     for (const label of labels) expect(bounded).toContain(label);
   });

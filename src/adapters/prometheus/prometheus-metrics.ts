@@ -1,5 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { Metrics, RateLimit } from '../../metrics/metrics.js';
+import type { Metrics, RateLimit, SandboxPhase } from '../../metrics/metrics.js';
 import type { JobTrigger } from '../../queue/job-request.js';
 import type { JobResult } from '../../queue/job-store.js';
 import type { ExecEnd } from '../../sandbox/exec-result.js';
@@ -51,8 +51,8 @@ export class PrometheusMetrics implements Metrics {
   ]);
   private readonly sandbox = this.histogram(
     'selfdebug_sandbox_command_seconds',
-    'Commands run in sandboxes',
-    ['end'],
+    'Commands run in sandboxes: setup commands, the reproduction and attempts',
+    ['phase', 'end'],
   );
   private readonly github = this.counter('selfdebug_github_requests_total', 'GitHub API requests', [
     'method',
@@ -95,8 +95,8 @@ export class PrometheusMetrics implements Metrics {
     this.duration.observe({ trigger, outcome }, durationMs / 1000);
   }
 
-  sandboxCommand(end: ExecEnd, durationMs: number): void {
-    this.sandbox.observe({ end }, durationMs / 1000);
+  sandboxCommand(phase: SandboxPhase, end: ExecEnd, durationMs: number): void {
+    this.sandbox.observe({ phase, end }, durationMs / 1000);
   }
 
   githubRequest(method: string, status: number | 'error', rateLimit: RateLimit | null): void {
