@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Starts the real compose.yaml on this Docker engine and checks the deployment
 # works: Redis healthy, the App ready on its published port, two workers
-# healthy, /metrics on both kinds of process, a signed webhook delivery
-# verified, and the queue's data surviving a Redis crash (SIGKILL) and a new
-# container on the same volume. Always removes what it started.
+# healthy, /metrics on both kinds of process, a signed `@selfdebug fix`
+# delivery enqueued by the App into Redis and taken by a worker (GitHub is the
+# tests' stand-in, on this host), and the queue's data surviving a Redis crash
+# (SIGKILL) and a new container on the same volume. Always removes what it
+# started. Needs node_modules (npm ci): the stand-in runs with tsx.
 #
 #   bash scripts/compose-smoke.sh
 #
@@ -41,6 +43,7 @@ done
 work=$(mktemp -d)
 # Docker creates the workers' bind-mounted TMPDIR when it is missing; remove it again then.
 tmpdir_existed=0
+github_pid=
 [ -e /var/tmp/selfdebug ] && tmpdir_existed=1
 dc() { "${compose[@]}" --project-name "$project" --env-file "$work/compose.env" --file compose.yaml "$@"; }
 
@@ -51,6 +54,10 @@ teardown() {
     printf '\n== logs (the smoke failed)\n' >&2
     dc ps >&2 || true
     dc logs --no-color --tail=80 >&2 || true
+    if [ -f "$work/github.log" ]; then
+      printf '\n== the GitHub stand-in\n' >&2
+      tail -n 40 "$work/github.log" >&2
+    fi
   fi
   if [ -f "$work/compose.env" ]; then
     step "down -v"
@@ -60,6 +67,10 @@ teardown() {
   docker ps -aq --filter "label=com.docker.compose.project=$project" | xargs -r docker rm -f >/dev/null 2>&1 || true
   docker volume ls -q --filter "label=com.docker.compose.project=$project" | xargs -r docker volume rm >/dev/null 2>&1 || true
   docker network ls -q --filter "label=com.docker.compose.project=$project" | xargs -r docker network rm >/dev/null 2>&1 || true
+  if [ -n "$github_pid" ]; then
+    kill "$github_pid" 2>/dev/null || true
+    wait "$github_pid" 2>/dev/null || true
+  fi
   [ "$tmpdir_existed" = 1 ] || rmdir /var/tmp/selfdebug 2>/dev/null || true
   rm -rf "$work"
   if [ "$status" = 0 ]; then
@@ -104,7 +115,7 @@ step "base images (stand-ins for ${node_image##*/} and ${redis_image##*/})"
 bash docker/base-images/build-offline.sh "$node_image" "$redis_image"
 
 step "the App's image $app_image"
-docker build --network host --build-arg NODE_IMAGE="$node_image" --tag "$app_image" . >"$work/build.log" 2>&1 || {
+docker build --force-rm --network host --build-arg NODE_IMAGE="$node_image" --tag "$app_image" . >"$work/build.log" 2>&1 || {
   tail -n 60 "$work/build.log" >&2
   fail "docker build"
 }
@@ -114,18 +125,9 @@ docker run --rm --network none "$app_image" node -e "new (require('better-sqlite
   fail "better-sqlite3 does not load in $app_image"
 ok "better-sqlite3 loads in the runtime image"
 
-step "settings: a throwaway App key and webhook secret"
+step "settings"
 port=$(node -e "const s = require('node:net').createServer().listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close(); })")
 secret=$(openssl rand -hex 20)
-# One line with \n between the key's lines, as .env.example asks for docker-compose 1.29.
-key=$(openssl genrsa -traditional 2048 2>/dev/null | awk '{ printf "%s\\n", $0 }')
-umask 077
-cat >"$work/app.env" <<EOF
-APP_ID=4242
-PRIVATE_KEY="$key"
-WEBHOOK_SECRET=$secret
-SELFDEBUG_MODEL_API_KEY=sk-compose-smoke-placeholder
-EOF
 # What compose.yaml substitutes; only this file, not an operator's .env beside compose.yaml.
 cat >"$work/compose.env" <<EOF
 SELFDEBUG_APP_IMAGE=$app_image
@@ -135,18 +137,47 @@ SELFDEBUG_ENV_FILE=$work/app.env
 SELFDEBUG_PORT=127.0.0.1:$port
 DOCKER_GID=$(stat -c %g /var/run/docker.sock)
 EOF
+# Compose reads every service's env_file, even to start redis alone; the App's settings come below.
+install -m 600 /dev/null "$work/app.env"
+ok "App to be published on 127.0.0.1:$port; project $project; ${compose[*]}"
+
+step "up -d redis (and the project's network)"
+dc up --detach --no-build redis 2>&1 | sed 's/^/   /'
+redis=$(dc ps -q redis)
+[ -n "$redis" ] || fail "compose started no redis container"
+network=$(docker inspect --format '{{range $name, $_ := .NetworkSettings.Networks}}{{$name}}{{end}}' "$redis")
+gateway=$(docker network inspect --format '{{range .IPAM.Config}}{{.Gateway}}{{end}}' "$network")
+ok "network $network ($(docker network inspect --format '{{.Driver}}' "$network")), gateway $gateway"
+
+step "GitHub: the tests' stand-in on 127.0.0.1, forwarded from $gateway"
+# The end-to-end tests' GitHub, in memory; of this host, the compose network reaches only the gateway address.
+[ -x node_modules/.bin/tsx ] || fail "node_modules/.bin/tsx is missing: run npm ci first"
+node_modules/.bin/tsx scripts/compose-smoke-github.ts "$gateway" "$work/github.json" >"$work/github.log" 2>&1 &
+github_pid=$!
+github_up() { [ -s "$work/github.json" ] || { kill -0 "$github_pid" || fail "the stand-in exited: $(cat "$work/github.log")"; false; }; }
+wait_for "the GitHub stand-in" github_up
+field() { node -e "const v = JSON.parse(require('node:fs').readFileSync(process.argv[1], 'utf8'))[process.argv[2]]; process.stdout.write(typeof v === 'string' ? v : JSON.stringify(v))" "$work/github.json" "$1"; }
+field payload >"$work/payload.json"
+# The stand-in's App key, on one line with \n between its lines, as .env.example asks for docker-compose 1.29.
+key=$(field privateKey | awk '{ printf "%s\\n", $0 }')
+umask 077
+cat >"$work/app.env" <<EOF
+APP_ID=$(field appId)
+PRIVATE_KEY="$key"
+WEBHOOK_SECRET=$secret
+SELFDEBUG_MODEL_API_KEY=sk-compose-smoke-placeholder
+GHE_HOST=$(field gheHost)
+GHE_PROTOCOL=http
+EOF
 umask 022
-ok "App published on 127.0.0.1:$port; project $project; ${compose[*]}"
+ok "GHE_HOST=$(field gheHost): repository $(field repository), issue #$(field issue), a throwaway App key"
 
 step "up -d --scale worker=$workers"
 dc up --detach --no-build --scale "worker=$workers" 2>&1 | sed 's/^/   /'
-redis=$(dc ps -q redis)
 app=$(dc ps -q app)
 mapfile -t worker_ids < <(dc ps -q worker)
-[ -n "$redis" ] && [ -n "$app" ] || fail "compose started no redis or no app container"
+[ -n "$app" ] || fail "compose started no app container"
 [ ${#worker_ids[@]} = "$workers" ] || fail "expected $workers workers, compose started ${#worker_ids[@]}"
-network=$(docker inspect --format '{{range $name, $_ := .NetworkSettings.Networks}}{{$name}} {{end}}' "$app")
-ok "network: $network($(docker network inspect --format '{{.Driver}}' ${network}))"
 
 step "health: redis, app, ${workers} workers (docker's health checks: redis-cli ping, /readyz)"
 wait_for "every service healthy" healthy "$redis" "$app" "${worker_ids[@]}"
@@ -170,24 +201,47 @@ for id in "${worker_ids[@]}"; do
   ok "$worker /metrics from app: $(grep -c '^# TYPE selfdebug_' "$work/worker.metrics") selfdebug metrics"
 done
 
-step "a signed webhook delivery (issue_comment mentioning the App)"
-payload='{"action":"created","issue":{"number":1,"title":"compose smoke","body":"","user":{"login":"octocat","type":"User"},"labels":[],"state":"open"},"comment":{"id":1,"body":"@selfdebug fix","user":{"login":"octocat","type":"User"}},"repository":{"id":1,"name":"smoke","full_name":"octocat/smoke","owner":{"login":"octocat","type":"User"},"default_branch":"main","private":false},"sender":{"login":"octocat","type":"User"},"installation":{"id":1}}'
-deliver() { # $1: the signature header's value
+step "a signed webhook delivery: @selfdebug fix in an issue comment"
+deliver() { # $1: the secret to sign with; prints the answer's status
+  local signature
+  signature="sha256=$(openssl dgst -sha256 -hmac "$1" -r <"$work/payload.json" | cut -d' ' -f1)"
   curl -s -o /dev/null -w '%{http_code}' --max-time 10 -X POST "http://127.0.0.1:$port/api/github/webhooks" \
     -H 'Content-Type: application/json' -H 'X-GitHub-Event: issue_comment' \
-    -H "X-GitHub-Delivery: $(cat /proc/sys/kernel/random/uuid)" -H "X-Hub-Signature-256: $1" --data-binary "$payload" || true
+    -H "X-GitHub-Delivery: $(cat /proc/sys/kernel/random/uuid)" -H "X-Hub-Signature-256: $signature" \
+    --data-binary "@$work/payload.json" || true
 }
-signature="sha256=$(printf '%s' "$payload" | openssl dgst -sha256 -hmac "$secret" -r | cut -d' ' -f1)"
-forged="sha256=$(printf '%s' "$payload" | openssl dgst -sha256 -hmac wrong-secret -r | cut -d' ' -f1)"
-code=$(deliver "$forged")
+code=$(deliver "$(openssl rand -hex 20)")
 [ "${code:0:1}" = 4 ] || fail "a delivery signed with another secret was answered $code"
 ok "signed with another secret: $code"
-code=$(deliver "$signature")
+code=$(deliver "$secret")
 [ "${code:0:1}" = 2 ] || fail "the signed delivery was answered $code"
 ok "signed with WEBHOOK_SECRET: $code"
 verified() { curl -s --max-time 5 "http://127.0.0.1:$port/metrics" | grep -q '^selfdebug_webhook_deliveries_total{event="issue_comment"} 1$'; }
 wait_for "the App counting one verified issue_comment delivery" verified
 ok 'selfdebug_webhook_deliveries_total{event="issue_comment"} 1 (the forged one not counted)'
+# The App asks GitHub whether the commenter may write, enqueues into Redis, then reacts to the comment.
+reacted() { grep -q '^POST /api/v3/repos/octo-org/smoke/issues/comments/[0-9]*/reactions 20[01]$' "$work/github.log"; }
+wait_for "the App enqueueing the job and reacting to the comment" reacted
+ok "App asked: $(grep -m1 -o '^GET [^ ]*/collaborators/alice/permission [0-9]*' "$work/github.log" || echo '(no permission request)')"
+ok "App enqueued, then reacted: $(grep -m1 -o '^POST [^ ]*/reactions [0-9]*' "$work/github.log")"
+# $1: a metric's name; prints its samples summed over the workers.
+on_workers() {
+  local id
+  for id in "${worker_ids[@]}"; do get_inside "$id" http://127.0.0.1:9464/metrics; done |
+    awk -v metric="$1" '$1 ~ "^" metric "({|$)" { sum += $2 } END { print sum + 0 }'
+}
+picked_up() { [ "$(on_workers selfdebug_jobs_started_total)" = 1 ]; }
+wait_for "a worker taking the job from Redis" picked_up
+for id in "${worker_ids[@]}"; do
+  ok "$(name "$id"): $(get_inside "$id" http://127.0.0.1:9464/metrics | grep -c '^selfdebug_jobs_started_total{' || true) job(s) started"
+done
+finished() { [ "$(on_workers selfdebug_jobs_finished_total)" = 1 ]; }
+wait_for "the worker finishing the job" finished
+for id in "${worker_ids[@]}"; do
+  get_inside "$id" http://127.0.0.1:9464/metrics | grep '^selfdebug_jobs_finished_total{' | sed "s|^|   ok: $(name "$id"): |" || true
+done
+ok "GitHub answered $(grep -c '^[A-Z]* /' "$work/github.log") requests; the App's comments on the issue, as last written:"
+grep '^comment ' "$work/github.log" | awk '{ last[$2] = $0 } END { for (id in last) print "      " last[id] }' | cut -c1-200
 
 step "Redis: a crash (SIGKILL) and a new container on the same volume"
 marker=$(openssl rand -hex 8)
