@@ -18,8 +18,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 project=${SELFDEBUG_SMOKE_PROJECT:-selfdebug-smoke}
-node_image=${SELFDEBUG_NODE_IMAGE:-selfdebug-base/node:20-bookworm-slim}
-redis_image=${SELFDEBUG_REDIS_IMAGE:-selfdebug-base/redis:7-bookworm}
+node_image=${SELFDEBUG_SMOKE_NODE_IMAGE:-selfdebug-base/node:20-bookworm-slim}
+redis_image=${SELFDEBUG_SMOKE_REDIS_IMAGE:-selfdebug-base/redis:7-bookworm}
 app_image=${SELFDEBUG_SMOKE_APP_IMAGE:-selfdebug-app:smoke}
 # Every wait is bounded by this; generous, because a loaded machine is slow, not broken.
 bound=${SELFDEBUG_SMOKE_SECONDS:-180}
@@ -137,6 +137,12 @@ SELFDEBUG_ENV_FILE=$work/app.env
 SELFDEBUG_PORT=127.0.0.1:$port
 DOCKER_GID=$(stat -c %g /var/run/docker.sock)
 EOF
+# Exported too, since a variable of the caller's environment would win over the file; and the defaults for the rest.
+set -a
+# shellcheck source=/dev/null
+. "$work/compose.env"
+set +a
+unset SELFDEBUG_DOCKER_HOST SELFDEBUG_DOCKER_SOCKET
 # Compose reads every service's env_file, even to start redis alone; the App's settings come below.
 install -m 600 /dev/null "$work/app.env"
 ok "App to be published on 127.0.0.1:$port; project $project; ${compose[*]}"
