@@ -115,11 +115,16 @@ step "base images (stand-ins for ${node_image##*/} and ${redis_image##*/})"
 bash docker/base-images/build-offline.sh "$node_image" "$redis_image"
 
 step "the App's image $app_image"
+previous=$(docker image inspect --format '{{.Id}}' "$app_image" 2>/dev/null || true)
 docker build --force-rm --network host --build-arg NODE_IMAGE="$node_image" --tag "$app_image" . >"$work/build.log" 2>&1 || {
   tail -n 60 "$work/build.log" >&2
   fail "docker build"
 }
 ok "built ($(docker image inspect --format '{{.Size}}' "$app_image" | awk '{printf "%.0f MB", $1/1e6}'))"
+# The image an earlier run built from other sources, now untagged: it would only take space.
+if [ -n "$previous" ] && [ "$previous" != "$(docker image inspect --format '{{.Id}}' "$app_image")" ]; then
+  docker rmi "$previous" >/dev/null 2>&1 || true
+fi
 # The default (SQLite) queue's native module, built in the build stage, loads in the runtime stage.
 docker run --rm --network none "$app_image" node -e "new (require('better-sqlite3'))(':memory:').prepare('select 1').get()" ||
   fail "better-sqlite3 does not load in $app_image"

@@ -43,7 +43,7 @@ current() {
 # debootstrap minbase of $suite into $1 with the packages in $2 (comma-separated, may be empty).
 bootstrap() {
   local rootfs=$1 include=${2:+--include=$2}
-  echo "debootstrap $suite${2:+ with $2} (about a minute)"
+  echo "debootstrap $suite${2:+ with $2} (one to a few minutes)"
   # shellcheck disable=SC2086 # $include is one word or none
   debootstrap --variant=minbase $include "$suite" "$rootfs" "$mirror" >"$rootfs.log" 2>&1 || {
     tail -n 40 "$rootfs.log" >&2
@@ -56,10 +56,16 @@ slim() {
   rm -rf "$1"/var/cache/apt/archives/*.deb "$1"/var/lib/apt/lists/* "$1"/usr/share/doc/* "$1"/usr/share/man/*
 }
 
+# Removes image id $1 if $2 now names another: the stand-in it replaced, untagged (unless a container still uses it).
+forget() {
+  [ -n "$1" ] && [ "$1" != "$(docker image inspect --format '{{.Id}}' "$2")" ] && docker rmi "$1" >/dev/null 2>&1
+  return 0
+}
+
 size() { docker image inspect --format '{{.Size}}' "$1" | awk '{printf "%.0f MB", $1/1e6}'; }
 
 build_node() {
-  local version key rootfs=$work/node
+  local version key rootfs=$work/node previous
   version=$("$node_bin" --version)
   key="$suite,node-$version,npm-$npm_version"
   local cas=()
@@ -69,6 +75,11 @@ build_node() {
     echo "image $node_image already present ($key)"
     return
   fi
+  # The App's engines field: node >= 20.18.1.
+  [ "$(printf '%s\n' 20.18.1 "${version#v}" | sort -V | head -n 1)" = 20.18.1 ] || {
+    echo "the host's node ($node_bin) is $version; the App needs >= 20.18.1 (set NODE_BINARY)" >&2
+    exit 1
+  }
   [ -f "$node_headers/node.h" ] || { echo "no Node headers at $node_headers (set NODE_HEADERS)" >&2; exit 1; }
   (cd "$work" && npm pack --silent "npm@$npm_version" >/dev/null) || { echo "npm pack npm@$npm_version failed" >&2; exit 1; }
   bootstrap "$rootfs" ca-certificates
@@ -96,6 +107,7 @@ build_node() {
     exit 1
   }
   slim "$rootfs"
+  previous=$(docker image inspect --format '{{.Id}}' "$node_image" 2>/dev/null || true)
   tar -C "$rootfs" -c . | docker import \
     --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
     --change "ENV NODE_VERSION=${version#v}" \
@@ -104,11 +116,12 @@ build_node() {
     --change 'CMD ["node"]' \
     --change "LABEL selfdebug.base=$key" \
     - "$node_image" >/dev/null
+  forget "$previous" "$node_image"
   echo "built $node_image ($key, $(size "$node_image"))"
 }
 
 build_redis() {
-  local key rootfs=$work/redis
+  local key rootfs=$work/redis previous
   key="$suite,redis-server"
   if current "$redis_image" "$key"; then
     echo "image $redis_image already present ($key)"
@@ -135,6 +148,7 @@ EOF
   mkdir -p "$rootfs/data"
   chroot "$rootfs" /bin/chown redis:redis /data
   slim "$rootfs"
+  previous=$(docker image inspect --format '{{.Id}}' "$redis_image" 2>/dev/null || true)
   tar -C "$rootfs" -c . | docker import \
     --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
     --change 'WORKDIR /data' \
@@ -144,6 +158,7 @@ EOF
     --change 'CMD ["redis-server"]' \
     --change "LABEL selfdebug.base=$key" \
     - "$redis_image" >/dev/null
+  forget "$previous" "$redis_image"
   echo "built $redis_image ($key, $(size "$redis_image"))"
 }
 
