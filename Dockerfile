@@ -1,7 +1,12 @@
 # The App's own image: the Probot server that receives webhooks. Jobs run in
 # docker/executor's image, never in this one.
 
-FROM node:20-bookworm-slim AS build
+# The base image, for a host that cannot reach Docker Hub: any Debian bookworm
+# image with Node >= 20.18.1 on PATH, npm, and a `node` user (uid 1000), e.g. a
+# mirror's copy (docker build --build-arg NODE_IMAGE=…; docs/operate.md).
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
 # better-sqlite3 (the default job queue) is a native module: its install script
 # fetches a prebuilt binary, or compiles one with these when it cannot.
 RUN apt-get update \
@@ -14,7 +19,7 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim AS runtime
+FROM ${NODE_IMAGE} AS runtime
 # HOST: Probot listens on localhost unless told otherwise, and nothing outside
 # the container can reach that. NODE_ENV=production also makes Probot refuse to
 # start without APP_ID and PRIVATE_KEY instead of opening its setup page.

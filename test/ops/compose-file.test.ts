@@ -9,6 +9,8 @@ import { parse } from 'yaml';
  * the processes serve.
  */
 interface Service {
+  image?: string;
+  build?: { context: string; args?: Record<string, string> };
   command?: string[];
   container_name?: string;
   ports?: string[];
@@ -27,6 +29,8 @@ const compose = parse(readFileSync(new URL('../../compose.yaml', import.meta.url
   volumes: Record<string, unknown>;
 };
 const { app, worker, redis } = compose.services;
+/** How compose.yaml spells a variable with a default: `${NAME:-default}`. */
+const variable = (name: string, fallback?: string) => `\${${name}${fallback ? `:-${fallback}` : ''}}`;
 
 describe('compose.yaml', () => {
   it('scales workers with --scale: no fixed name, no host port, no deploy section (ignored by 1.29)', () => {
@@ -53,6 +57,23 @@ describe('compose.yaml', () => {
     expect(redis!.volumes).toEqual(['redis-data:/data']);
     expect(Object.keys(compose.volumes)).toContain('redis-data');
     expect(redis!.healthcheck?.test).toEqual(['CMD', 'redis-cli', 'ping']);
+  });
+
+  it("lets a host without Docker Hub name its own base images, and defaults to Docker Hub's", () => {
+    // scripts/compose-smoke.sh starts this file with stand-ins built by docker/base-images/build-offline.sh.
+    expect(redis!.image).toBe(variable('SELFDEBUG_REDIS_IMAGE', 'redis:7-bookworm'));
+    for (const service of [app!, worker!]) {
+      expect(service.build).toEqual({
+        context: '.',
+        args: { NODE_IMAGE: variable('SELFDEBUG_NODE_IMAGE', 'node:20-bookworm-slim') },
+      });
+    }
+    const dockerfile = readFileSync(new URL('../../Dockerfile', import.meta.url), 'utf8');
+    expect(dockerfile).toContain('ARG NODE_IMAGE=node:20-bookworm-slim');
+    expect(dockerfile.match(/^FROM .*/gm)).toEqual([
+      `FROM ${variable('NODE_IMAGE')} AS build`,
+      `FROM ${variable('NODE_IMAGE')} AS runtime`,
+    ]);
   });
 
   it("checks each process's /readyz on the port it serves", () => {
