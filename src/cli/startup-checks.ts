@@ -7,9 +7,11 @@ import { failureLines } from './doctor-table.js';
  * The App's start-up: `selfdebug doctor`'s checks, each failure logged as one
  * line with its fix, never thrown (a missing part is the operator's to fix,
  * and the App still answers webhooks meanwhile). The model server is not
- * asked (its settings are), and no container is created; with the memory
- * queue, the development and test setting, nothing outside this process is
- * asked at all.
+ * asked (its settings are), and no container is created. The Docker engine
+ * is asked only where the App runs jobs itself (the SQLite queue); with Redis,
+ * `selfdebug worker` processes run them, and Redis is what the App needs. With
+ * the memory queue, the development and test setting, nothing outside this
+ * process is asked at all.
  */
 export async function logStartupChecks(
   env: Environment,
@@ -17,12 +19,16 @@ export async function logStartupChecks(
   options: { queue: string; ports?: DoctorPorts },
 ): Promise<void> {
   try {
-    const outside = options.queue !== 'memory';
     const ports = options.ports ?? (await import('./doctor-probes.js')).realDoctorPorts(env);
     const results = await runDoctorChecks(
       env,
       { ...ports, probeModel: () => modelSettings(env) },
-      { model: true, docker: outside, containerSpec: false, redis: outside },
+      {
+        model: true,
+        docker: options.queue === 'sqlite',
+        containerSpec: false,
+        redis: options.queue === 'redis',
+      },
     );
     const failures = failureLines(results);
     for (const line of failures) logger.warn({}, `start-up check failed: ${line}`);

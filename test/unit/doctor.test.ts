@@ -322,6 +322,26 @@ describe('the App’s start-up checks', () => {
     for (const warning of warnings) expect(warning).not.toContain('\n');
   });
 
+  it('asks Redis, not the Docker engine, with the Redis queue: workers run the jobs', async () => {
+    const asked: string[] = [];
+    const ports = healthy({
+      pingSandbox: async () => void asked.push('docker'),
+      tryContainerSpec: async () => void asked.push('container'),
+      pingRedis: async () => void asked.push('redis'),
+    });
+    const infos: string[] = [];
+    const logger = { info: (_fields: object, message: string) => infos.push(message), warn: () => {} };
+    const env = {
+      ...GOOD_ENV,
+      SELFDEBUG_MODEL_API_KEY: 'sk-test',
+      SELFDEBUG_QUEUE: 'redis',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+    };
+    await logStartupChecks(env, logger, { queue: 'redis', ports });
+    expect(asked).toEqual(['redis']);
+    expect(infos).toEqual(['start-up checks passed (`selfdebug doctor` checks more)']);
+  });
+
   it('asks nothing outside the process with the memory queue', async () => {
     const asked: string[] = [];
     const ports = healthy({
