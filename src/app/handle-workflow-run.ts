@@ -1,11 +1,12 @@
 import type { Context } from 'probot';
+import type { CodeHost } from '../code-host/code-host.js';
 import { BRANCH_PREFIX } from '../jobs/resolve-target.js';
 import { repositoryKey } from '../queue/job-request.js';
 import { Redactor, renderConfigProblemCheckRun } from '../report/index.js';
 import { matchesAny } from '../util/glob.js';
-import { authorize } from './authorize.js';
+import { authorize, type Sender } from './authorize.js';
 import { jobRequest } from './build-request.js';
-import type { AppDependencies } from './dependencies.js';
+import type { AppDependencies, HandlerRepoConfig } from './dependencies.js';
 import { enqueueWithinCeiling } from './enqueue-within-ceiling.js';
 
 /**
@@ -26,61 +27,15 @@ export async function handleWorkflowRun(
   const { workflow_run: run, repository } = context.payload;
   if (run.conclusion !== 'failure') return;
   const config = await dependencies.repoConfigFor(context);
-  if (!config.ok) {
-    context.log.warn({ runId: run.id }, 'failed run ignored: .github/selfdebug.yml is invalid');
-    // A run has no conversation: the check run on its commit (listed in a pull request's checks too) says what to fix.
-    const { conclusion, output } = renderConfigProblemCheckRun(config.message, Redactor.none);
-    await dependencies.codeHostFor(context).createCheckRun({
-      name: 'selfdebug',
-      headSha: run.head_sha,
-      status: 'completed',
-      conclusion,
-      output,
-    });
-    return;
-  }
-  const { workflowRuns } = config.config;
+  if (!config.ok) return reportInvalidConfig(context, dependencies, config.message);
   const workflowPath = run.path ?? context.payload.workflow?.path ?? '';
   const branch = run.head_branch ?? '';
-  const wanted =
-    workflowRuns.enabled &&
-    (workflowRuns.workflows.length === 0 ||
-      matchesAny(run.name ?? '', workflowRuns.workflows) ||
-      matchesAny(workflowPath, workflowRuns.workflows)) &&
-    (workflowRuns.branches.length === 0 || matchesAny(branch, workflowRuns.branches));
-  if (!wanted) return;
+  if (!wanted(config.config.workflowRuns, [run.name ?? '', workflowPath], branch)) return;
 
   const host = dependencies.codeHostFor(context);
-  if (run.head_repository?.full_name !== repository.full_name) {
-    await host.createCheckRun({
-      name: 'selfdebug',
-      headSha: run.head_sha,
-      status: 'completed',
-      conclusion: 'skipped',
-      output: {
-        title: 'Skipped: the run comes from a fork',
-        summary:
-          'selfdebug does not run code from forks near its credentials and cannot push to a fork. ' +
-          'A maintainer can push the branch to this repository and re-run the workflow there.',
-      },
-    });
-    return;
-  }
-
+  if (run.head_repository?.full_name !== repository.full_name) return skipFork(host, run.head_sha);
   const actor = run.actor ?? context.payload.sender;
-  const ownBranch = branch.startsWith(BRANCH_PREFIX);
-  const appItself = actor.login.toLowerCase() === `${dependencies.handle.toLowerCase()}[bot]`;
-  if (!(appItself && ownBranch)) {
-    const authorization = await authorize(host, actor, dependencies.handle, config.config.allowedUsers);
-    if (!authorization.allowed) {
-      // Nowhere to reply: a run has no conversation, and a bot's runs would get a check run each.
-      context.log.info(
-        { runId: run.id, actor: actor.login, reason: authorization.reason },
-        'failed run ignored: its actor may not start jobs',
-      );
-      return;
-    }
-  }
+  if (!(await mayStart(context, dependencies, host, config.config, actor))) return;
 
   const key = repositoryKey({ owner: repository.owner.login, name: repository.name });
   const job = jobRequest(context, dependencies, {
@@ -95,9 +50,73 @@ export async function handleWorkflowRun(
       workflowName: run.name ?? workflowPath,
       workflowPath,
       branch,
-      ownPullRequest: ownBranch ? (run.pull_requests[0]?.number ?? null) : null,
+      ownPullRequest: branch.startsWith(BRANCH_PREFIX) ? (run.pull_requests[0]?.number ?? null) : null,
     },
     dedupeKey: `run:${key}:${run.id}:${run.run_attempt ?? 1}`,
   });
   await enqueueWithinCeiling(dependencies, host, job);
+}
+
+/** A run has no conversation: the check run on its commit (listed in a pull request's checks too) says what to fix. */
+async function reportInvalidConfig(
+  context: Context<'workflow_run.completed'>,
+  dependencies: AppDependencies,
+  message: string,
+): Promise<void> {
+  const run = context.payload.workflow_run;
+  context.log.warn({ runId: run.id }, 'failed run ignored: .github/selfdebug.yml is invalid');
+  const { conclusion, output } = renderConfigProblemCheckRun(message, Redactor.none);
+  await dependencies.codeHostFor(context).createCheckRun({
+    name: 'selfdebug',
+    headSha: run.head_sha,
+    status: 'completed',
+    conclusion,
+    output,
+  });
+}
+
+/** Whether the config enables runs of this workflow (by `names`: its name and path) on `branch`. */
+function wanted(workflowRuns: HandlerRepoConfig['workflowRuns'], names: string[], branch: string): boolean {
+  return (
+    workflowRuns.enabled &&
+    (workflowRuns.workflows.length === 0 || names.some((name) => matchesAny(name, workflowRuns.workflows))) &&
+    (workflowRuns.branches.length === 0 || matchesAny(branch, workflowRuns.branches))
+  );
+}
+
+async function skipFork(host: CodeHost, headSha: string): Promise<void> {
+  await host.createCheckRun({
+    name: 'selfdebug',
+    headSha,
+    status: 'completed',
+    conclusion: 'skipped',
+    output: {
+      title: 'Skipped: the run comes from a fork',
+      summary:
+        'selfdebug does not run code from forks near its credentials and cannot push to a fork. ' +
+        'A maintainer can push the branch to this repository and re-run the workflow there.',
+    },
+  });
+}
+
+/** The App itself on its own branch, or an actor allowed to start jobs; nowhere to reply to the others. */
+async function mayStart(
+  context: Context<'workflow_run.completed'>,
+  dependencies: AppDependencies,
+  host: CodeHost,
+  config: HandlerRepoConfig,
+  actor: Sender,
+): Promise<boolean> {
+  const run = context.payload.workflow_run;
+  const ownBranch = (run.head_branch ?? '').startsWith(BRANCH_PREFIX);
+  const appItself = actor.login.toLowerCase() === `${dependencies.handle.toLowerCase()}[bot]`;
+  if (appItself && ownBranch) return true;
+  const authorization = await authorize(host, actor, dependencies.handle, config.allowedUsers);
+  if (authorization.allowed) return true;
+  // Nowhere to reply: a run has no conversation, and a bot's runs would get a check run each.
+  context.log.info(
+    { runId: run.id, actor: actor.login, reason: authorization.reason },
+    'failed run ignored: its actor may not start jobs',
+  );
+  return false;
 }

@@ -38,12 +38,35 @@ export function registerHandlers(
   const inFlight = new InFlight();
   activity.set(app, inFlight);
   rejectNonObjectBodies(app.webhooks);
-  const guarded =
-    <C extends Context>(
-      name: string,
-      schema: z.ZodType,
-      handler: (context: C, dependencies: AppDependencies) => Promise<void>,
-    ) =>
+  const guarded = guardWith(inFlight, dependencies, options);
+  app.on(
+    'issue_comment.created',
+    guarded('issue_comment.created', payloads.issueCommentCreated, handleMention),
+  );
+  app.on('issues.opened', guarded('issues.opened', payloads.issuesOpened, handleMention));
+  app.on(
+    'workflow_run.completed',
+    guarded('workflow_run.completed', payloads.workflowRunCompleted, handleWorkflowRun),
+  );
+  app.on(
+    'pull_request_review.submitted',
+    guarded('pull_request_review.submitted', payloads.pullRequestReviewSubmitted, handleReview),
+  );
+  app.on('push', guarded('push', payloads.push, handlePush));
+  return inFlight;
+}
+
+/**
+ * Wraps handlers: a malformed payload is dropped, a failure is logged with
+ * the delivery id, and the handler runs after GitHub's answer unless
+ * `acknowledge` is `after-handlers`.
+ */
+function guardWith(inFlight: InFlight, dependencies: AppDependencies, options: RegisterOptions) {
+  return <C extends Context>(
+    name: string,
+    schema: z.ZodType,
+    handler: (context: C, dependencies: AppDependencies) => Promise<void>,
+  ) =>
     async (context: C) => {
       // A malformed payload is dropped here, answered 200 like any delivery we do not act on: GitHub would only redeliver it.
       const checked = schema.safeParse(context.payload);
@@ -70,19 +93,4 @@ export function registerHandlers(
       }
       inFlight.start(() => handler(context, dependencies), logFailure);
     };
-  app.on(
-    'issue_comment.created',
-    guarded('issue_comment.created', payloads.issueCommentCreated, handleMention),
-  );
-  app.on('issues.opened', guarded('issues.opened', payloads.issuesOpened, handleMention));
-  app.on(
-    'workflow_run.completed',
-    guarded('workflow_run.completed', payloads.workflowRunCompleted, handleWorkflowRun),
-  );
-  app.on(
-    'pull_request_review.submitted',
-    guarded('pull_request_review.submitted', payloads.pullRequestReviewSubmitted, handleReview),
-  );
-  app.on('push', guarded('push', payloads.push, handlePush));
-  return inFlight;
 }

@@ -37,31 +37,13 @@ export async function runConfigCommand(argv: readonly string[], io: ConfigIO): P
     return 0;
   }
   const [action, file = REPO_CONFIG_PATH, ...extra] = argv;
-  const refuse = (message: string) => {
-    io.stderr.write(`selfdebug config: ${message}\n${CONFIG_USAGE}\n`);
-    return 2;
-  };
-  if (action !== 'check') {
-    return refuse(
-      action === undefined ? 'Missing "check".' : `Unknown action "${action}": only "check" exists.`,
-    );
-  }
-  if (file.startsWith('-')) return refuse(`Unknown option "${file}".`);
-  if (extra.length > 0) return refuse(`"config check" takes one FILE, got also: ${extra.join(' ')}.`);
-
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as { code?: string }).code ?? String(error);
-    io.stderr.write(
-      `selfdebug config: cannot read ${file} (${code}). ` +
-        (file === REPO_CONFIG_PATH
-          ? `Run this in the repository's top folder, or give the file: selfdebug config check path/to/selfdebug.yml\n`
-          : 'Check the path.\n'),
-    );
+  const problem = usageProblem(action, file, extra);
+  if (problem !== null) {
+    io.stderr.write(`selfdebug config: ${problem}\n${CONFIG_USAGE}\n`);
     return 2;
   }
+  const text = await readConfigText(file, io.stderr);
+  if (text === null) return 2;
   const parsed = parseRepoConfigText(text, file);
   if (!parsed.ok) {
     io.stderr.write(`${plainText(parsed.message).replace('on the default branch ', '')}\n`);
@@ -74,6 +56,40 @@ export async function runConfigCommand(argv: readonly string[], io: ConfigIO): P
     io.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     return 2;
   }
+  io.stdout.write(`${effectiveReport(file, effective, io.env)}\n`);
+  return 0;
+}
+
+function usageProblem(action: string | undefined, file: string, extra: string[]): string | null {
+  if (action === undefined) return 'Missing "check".';
+  if (action !== 'check') return `Unknown action "${action}": only "check" exists.`;
+  if (file.startsWith('-')) return `Unknown option "${file}".`;
+  if (extra.length > 0) return `"config check" takes one FILE, got also: ${extra.join(' ')}.`;
+  return null;
+}
+
+/** The file's text, or null once `stderr` says why it could not be read. */
+async function readConfigText(file: string, stderr: OutputStream): Promise<string | null> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? String(error);
+    stderr.write(
+      `selfdebug config: cannot read ${file} (${code}). ` +
+        (file === REPO_CONFIG_PATH
+          ? `Run this in the repository's top folder, or give the file: selfdebug config check path/to/selfdebug.yml\n`
+          : 'Check the path.\n'),
+    );
+    return null;
+  }
+}
+
+/** "valid", what the operator's ceilings changed, and the effective configuration as YAML. */
+function effectiveReport(
+  file: string,
+  effective: ReturnType<typeof applyOperatorCeilings>,
+  env: Environment,
+): string {
   const lines = [`✔ ${file} is valid.`, ''];
   if (effective.notes.length > 0) {
     lines.push("Changed by this App's ceilings:");
@@ -83,10 +99,9 @@ export async function runConfigCommand(argv: readonly string[], io: ConfigIO): P
   lines.push(
     '# The effective configuration: defaults filled in, unset sandbox and model keys',
     "# from this environment's operator settings, ceilings applied.",
-    stringify(withOperatorValues(effective.config, io.env)).trimEnd(),
+    stringify(withOperatorValues(effective.config, env)).trimEnd(),
   );
-  io.stdout.write(`${lines.join('\n')}\n`);
-  return 0;
+  return lines.join('\n');
 }
 
 /** Unset sandbox and model keys keep the operator's values: shown as such, where the environment's settings are valid. */

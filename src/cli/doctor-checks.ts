@@ -54,47 +54,53 @@ export async function checkSandbox(
   try {
     await ports.pingSandbox();
   } catch (error) {
-    if (error instanceof EngineUnreachableError) {
-      return [
-        fail('docker engine', 'does not answer', error.message),
-        ...notChecked(['sandbox image', 'sandbox limits'], 'the engine did not answer'),
-      ];
-    }
-    if (error instanceof RuntimeMissingError) {
-      return [
-        ok('docker engine', 'answers'),
-        ok('sandbox image', `${image} is on the engine`),
-        fail('sandbox limits', 'the runtime SELFDEBUG_SANDBOX_RUNTIME names is missing', error.message),
-      ];
-    }
-    // selfdebug's own executor image is built, not pulled: a registry's answer about it misleads.
-    const built = /^selfdebug-executor(:|$)/.test(image) && !(error instanceof ImageNotFoundError);
-    const hint = built
-      ? '\nselfdebug-executor is built here, not pulled: `docker build -t selfdebug-executor docker/executor`, ' +
-        'or offline `npm run image:test` and SELFDEBUG_SANDBOX_IMAGE=selfdebug-executor:test.'
-      : '';
-    return [
-      ok('docker engine', 'answers'),
-      fail('sandbox image', `${image} is missing and could not be pulled`, `${messageOf(error)}${hint}`),
-      ...notChecked(['sandbox limits'], 'no image to try them with'),
-    ];
+    return pingFailure(error, image);
   }
   const rows = [ok('docker engine', 'answers'), ok('sandbox image', `${image} is on the engine`)];
   if (options.containerSpec === false) return rows;
+  return [...rows, await limitsRow(ports)];
+}
+
+/** What a failed ping says: no engine, no runtime, or an image it could not pull. */
+function pingFailure(error: unknown, image: string): CheckResult[] {
+  if (error instanceof EngineUnreachableError) {
+    return [
+      fail('docker engine', 'does not answer', error.message),
+      ...notChecked(['sandbox image', 'sandbox limits'], 'the engine did not answer'),
+    ];
+  }
+  if (error instanceof RuntimeMissingError) {
+    return [
+      ok('docker engine', 'answers'),
+      ok('sandbox image', `${image} is on the engine`),
+      fail('sandbox limits', 'the runtime SELFDEBUG_SANDBOX_RUNTIME names is missing', error.message),
+    ];
+  }
+  // selfdebug's own executor image is built, not pulled: a registry's answer about it misleads.
+  const built = /^selfdebug-executor(:|$)/.test(image) && !(error instanceof ImageNotFoundError);
+  const hint = built
+    ? '\nselfdebug-executor is built here, not pulled: `docker build -t selfdebug-executor docker/executor`, ' +
+      'or offline `npm run image:test` and SELFDEBUG_SANDBOX_IMAGE=selfdebug-executor:test.'
+    : '';
+  return [
+    ok('docker engine', 'answers'),
+    fail('sandbox image', `${image} is missing and could not be pulled`, `${messageOf(error)}${hint}`),
+    ...notChecked(['sandbox limits'], 'no image to try them with'),
+  ];
+}
+
+async function limitsRow(ports: DoctorPorts): Promise<CheckResult> {
   try {
     await ports.tryContainerSpec();
-    rows.push(ok('sandbox limits', 'the engine accepts the container (memory, CPU, pids, tmpfs workspace)'));
+    return ok('sandbox limits', 'the engine accepts the container (memory, CPU, pids, tmpfs workspace)');
   } catch (error) {
-    rows.push(
-      fail(
-        'sandbox limits',
-        'the engine refused the sandbox container',
-        `${messageOf(error)} — use an engine with cgroup v2 and the local volume driver (docker info), ` +
-          'or lower SELFDEBUG_SANDBOX_MEMORY_MB / SELFDEBUG_SANDBOX_CPUS / SELFDEBUG_SANDBOX_PIDS_LIMIT.',
-      ),
+    return fail(
+      'sandbox limits',
+      'the engine refused the sandbox container',
+      `${messageOf(error)} — use an engine with cgroup v2 and the local volume driver (docker info), ` +
+        'or lower SELFDEBUG_SANDBOX_MEMORY_MB / SELFDEBUG_SANDBOX_CPUS / SELFDEBUG_SANDBOX_PIDS_LIMIT.',
     );
   }
-  return rows;
 }
 
 function notChecked(names: string[], why = 'fix the row above first'): CheckResult[] {

@@ -71,18 +71,7 @@ export async function runEvalCommand(argv: readonly string[], io: EvalIO): Promi
 async function evaluate(options: EvalOptions, io: EvalIO, signal: AbortSignal): Promise<number> {
   const cwd = io.cwd ?? process.cwd();
   const suite = await loadSuite(resolve(cwd, options.dir), options.tasks);
-  const sandbox = parseSandboxConfig(
-    {
-      ...loadSandboxConfig(io.env),
-      ...(options.sandbox === undefined ? {} : { kind: options.sandbox }),
-      ...(options.image === undefined ? {} : { image: options.image }),
-    },
-    'the command-line options',
-  );
-  const limits = loopLimitsSchema.parse({
-    ...(options.maxAttempts === undefined ? {} : { maxAttempts: options.maxAttempts }),
-    commandTimeoutSeconds: sandbox.commandTimeoutSeconds,
-  });
+  const { sandbox, limits } = evalSettings(options, io.env);
   const { modelFor, modelName, prices } = await models(options, io.env);
   const outDir = resolve(cwd, options.out ?? join('eval-results', suite.name));
   await mkdir(outDir, { recursive: true });
@@ -122,17 +111,38 @@ async function evaluate(options: EvalOptions, io: EvalIO, signal: AbortSignal): 
   await writeFile(tablePath, table);
   io.stdout.write(`\n${table}\n`);
   io.stdout.write(`Wrote ${shown(tablePath)} and ${shown(resultsPath)}.\n`);
-  if (run.missing.length > 0) {
+  return finish(run, io);
+}
+
+/** What is left to run, and the exit code: cancelled, or ran. */
+function finish(run: { missing: string[]; cancelled: boolean }, io: EvalIO): number {
+  if (run.missing.length > 0)
     io.stdout.write(
       `${plural(run.missing.length, 'task')} still to run (${run.missing.join(', ')}): ` +
         'run the same command again to resume.\n',
     );
-  }
   if (run.cancelled) {
     io.stderr.write('Cancelled; the tasks done so far are kept.\n');
     return EXIT_CANCELLED;
   }
   return EXIT_RAN;
+}
+
+/** The sandbox (the environment's, with the flags over it) and the loop's limits. */
+function evalSettings(options: EvalOptions, env: Environment) {
+  const sandbox = parseSandboxConfig(
+    {
+      ...loadSandboxConfig(env),
+      ...(options.sandbox === undefined ? {} : { kind: options.sandbox }),
+      ...(options.image === undefined ? {} : { image: options.image }),
+    },
+    'the command-line options',
+  );
+  const limits = loopLimitsSchema.parse({
+    ...(options.maxAttempts === undefined ? {} : { maxAttempts: options.maxAttempts }),
+    commandTimeoutSeconds: sandbox.commandTimeoutSeconds,
+  });
+  return { sandbox, limits };
 }
 
 interface Models {

@@ -64,50 +64,80 @@ export async function runFix(argv: readonly string[], io: FixIO): Promise<number
     if (options.record !== undefined) await checkOutputPath('--record', options.record);
     const folder = await readFolderConfig(dir, io.env);
     const settings = resolveSettings(options, io.env, folder);
-    const model = await createModel(options, settings.model);
-    const recorder = options.record === undefined ? undefined : new RecordingModel(model);
-    const guarded = new GuardedModel(recorder ?? model, {
-      baseUrl: options.baseUrl,
-      replay:
-        options.replay !== undefined && model instanceof ScriptedModel
-          ? { path: options.replay, model }
-          : undefined,
-    });
-    progress = new FixProgress(io.stdout, {
-      isTTY: io.isTTY,
-      color: !io.env.NO_COLOR,
-      showCost: settings.prices.inputPerMillion > 0 || settings.prices.outputPerMillion > 0,
-    });
-    const view = progress;
+    const { guarded, recorder } = await fixModel(options, settings);
+    const view = progressFor(io, settings);
+    progress = view;
     if (folder.path) view.note(`Read ${folder.path}.`);
     for (const note of folder.notes) view.note(note);
     try {
       const run = { options, settings, folder, dir, jobId, model: guarded, progress: view };
       return await runInSandbox(run, controller.signal);
     } finally {
-      if (recorder && options.record !== undefined) {
-        const text = `${JSON.stringify(recorder.replayFile(), null, 2)}\n`;
-        const written = await writeOrRescue(options.record, text);
-        if (written.rescued) {
-          view.note(
-            `Could not write --record ${options.record} (${written.why}); saved it to ${written.path} instead.`,
-          );
-        }
-        view.note(`Recorded the model's answers in ${written.path}; rerun with --replay ${written.path}.`);
-      }
+      if (recorder && options.record !== undefined) await saveRecording(recorder, options.record, view);
     }
   } catch (error) {
     progress?.stop();
-    if (controller.signal.aborted) {
-      io.stderr.write('Cancelled.\n');
-      return EXIT_CANCELLED;
-    }
-    io.stderr.write(`selfdebug fix: ${error instanceof Error ? error.message : String(error)}\n`);
-    return isSetupProblem(error) ? EXIT_USAGE : EXIT_NOT_FIXED;
+    return exitFor(error, controller.signal.aborted, io.stderr);
   } finally {
     progress?.stop();
     stopListening();
   }
+}
+
+/** The exit code of a run that threw: cancelled, settings to fix (2), or any other failure (1). */
+function exitFor(error: unknown, cancelled: boolean, stderr: OutputStream): number {
+  if (cancelled) {
+    stderr.write('Cancelled.\n');
+    return EXIT_CANCELLED;
+  }
+  stderr.write(`selfdebug fix: ${error instanceof Error ? error.message : String(error)}\n`);
+  return isSetupProblem(error) ? EXIT_USAGE : EXIT_NOT_FIXED;
+}
+
+function progressFor(io: FixIO, settings: FixSettings): FixProgress {
+  return new FixProgress(io.stdout, {
+    isTTY: io.isTTY,
+    color: !io.env.NO_COLOR,
+    showCost: settings.prices.inputPerMillion > 0 || settings.prices.outputPerMillion > 0,
+  });
+}
+
+function providerFor(options: FixOptions, settings: FixSettings) {
+  return options.sandbox === 'local'
+    ? // The banner names the flag that chose the local sandbox, not the variable.
+      new LocalSandboxProvider(
+        settings.sandbox,
+        undefined,
+        undefined,
+        localSandboxWarning('use --sandbox docker (the default)'),
+      )
+    : createSandboxProvider(settings.sandbox);
+}
+
+/** The model the loop talks to: the configured or scripted one, recorded when --record asks, guarded. */
+async function fixModel(
+  options: FixOptions,
+  settings: FixSettings,
+): Promise<{ guarded: GuardedModel; recorder: RecordingModel | undefined }> {
+  const model = await createModel(options, settings.model);
+  const recorder = options.record === undefined ? undefined : new RecordingModel(model);
+  const guarded = new GuardedModel(recorder ?? model, {
+    baseUrl: options.baseUrl,
+    replay:
+      options.replay !== undefined && model instanceof ScriptedModel
+        ? { path: options.replay, model }
+        : undefined,
+  });
+  return { guarded, recorder };
+}
+
+/** Writes the recorded answers to `path` (or, when it cannot, somewhere it can) and says where. */
+async function saveRecording(recorder: RecordingModel, path: string, view: FixProgress): Promise<void> {
+  const text = `${JSON.stringify(recorder.replayFile(), null, 2)}\n`;
+  const written = await writeOrRescue(path, text);
+  if (written.rescued)
+    view.note(`Could not write --record ${path} (${written.why}); saved it to ${written.path} instead.`);
+  view.note(`Recorded the model's answers in ${written.path}; rerun with --replay ${written.path}.`);
 }
 
 interface FixRun {
@@ -123,16 +153,7 @@ interface FixRun {
 
 async function runInSandbox(run: FixRun, signal: AbortSignal): Promise<number> {
   const { options, settings, dir, model, progress } = run;
-  const provider =
-    options.sandbox === 'local'
-      ? // The banner names the flag that chose the local sandbox, not the variable.
-        new LocalSandboxProvider(
-          settings.sandbox,
-          undefined,
-          undefined,
-          localSandboxWarning('use --sandbox docker (the default)'),
-        )
-      : createSandboxProvider(settings.sandbox);
+  const provider = providerFor(options, settings);
   const environment = await planEnvironment(
     {
       // The flags replace the file's setup and image, as they do every other setting.

@@ -1,4 +1,5 @@
 import type { LoopEvent, LoopOutcome, Spend } from '../loop/events.js';
+import type { Reflection } from '../loop/schemas.js';
 import { environmentLines } from '../report/environment-summary.js';
 import type { ExecResult } from '../sandbox/sandbox.js';
 import type { OutputStream } from './output-stream.js';
@@ -68,15 +69,7 @@ export class FixProgress {
   private linesFor(event: LoopEvent): string[] {
     switch (event.type) {
       case 'started':
-        this.command = event.task.command;
-        this.setupCommands = event.task.setupCommands ?? [];
-        return [
-          this.paint(
-            'bold',
-            `Fixing \`${plain(event.task.command)}\` with ${plain(event.model)}: up to ` +
-              `${plural(event.limits.maxAttempts, 'attempt')}, ${event.limits.commandTimeoutSeconds} s per run`,
-          ),
-        ];
+        return this.started(event);
       case 'environment-prepared':
         return environmentLines(event.preparation).map((line) => `environment: ${plain(line)}`);
       case 'setup-ran':
@@ -104,36 +97,42 @@ export class FixProgress {
           this.paint('yellow', '  edits rejected, nothing was run:'),
           ...event.problems.flatMap((problem) => indent(plain(problem), '    - ', '      ')),
         ];
-      case 'answer-rejected': {
-        // A rejected reflection comes after the attempts, so it is not indented under the last one.
-        const pad = event.attempt === null ? '' : '  ';
-        return [
-          this.paint('yellow', `${pad}${event.purpose} answer rejected, ${plain(event.consequence)}:`),
-          ...indent(plain(event.problem), `${pad}  `, `${pad}  `),
-          ...indent(plain(event.advice), `${pad}  `, `${pad}  `),
-        ];
-      }
+      case 'answer-rejected':
+        return this.rejectedAnswer(event);
       case 'executed':
         return [`  run: ${this.status(event.result)}`, ...this.excerpt(event.result)];
       case 'retry-decided':
         return indent(`retry: ${event.retry ? 'yes' : 'no'}, ${plain(event.reason)}`, '  ', '    ');
-      case 'reflected': {
-        const { summary, rootCause, confidence, risks } = event.reflection;
-        return [
-          '',
-          ...indent(`reflection: ${plain(summary)}`, '', '  '),
-          ...indent(`root cause: ${plain(rootCause)}`, '  ', '    '),
-          `  confidence: ${confidence}`,
-          risks.length === 0 ? '  risks: none' : '  risks:',
-          ...risks.flatMap((risk) => indent(plain(risk), '    - ', '      ')),
-        ];
-      }
+      case 'reflected':
+        return reflectionLines(event.reflection);
       case 'finished':
         return [
           '',
           this.finalLine(event.outcome, event.reason, event.attempts, event.total, event.durationMs),
         ];
     }
+  }
+
+  private started(event: Extract<LoopEvent, { type: 'started' }>): string[] {
+    this.command = event.task.command;
+    this.setupCommands = event.task.setupCommands ?? [];
+    return [
+      this.paint(
+        'bold',
+        `Fixing \`${plain(event.task.command)}\` with ${plain(event.model)}: up to ` +
+          `${plural(event.limits.maxAttempts, 'attempt')}, ${event.limits.commandTimeoutSeconds} s per run`,
+      ),
+    ];
+  }
+
+  private rejectedAnswer(event: Extract<LoopEvent, { type: 'answer-rejected' }>): string[] {
+    // A rejected reflection comes after the attempts, so it is not indented under the last one.
+    const pad = event.attempt === null ? '' : '  ';
+    return [
+      this.paint('yellow', `${pad}${event.purpose} answer rejected, ${plain(event.consequence)}:`),
+      ...indent(plain(event.problem), `${pad}  `, `${pad}  `),
+      ...indent(plain(event.advice), `${pad}  `, `${pad}  `),
+    ];
   }
 
   /** What the loop waits for after this event: a spinner label, null for nothing, 'same' to keep it. */
@@ -260,4 +259,16 @@ function shortArguments(text: string): string {
 function cost(usd: number): string {
   if (usd > 0 && usd < 0.0001) return '<$0.0001';
   return `$${usd.toFixed(4)}`;
+}
+
+function reflectionLines(reflection: Reflection): string[] {
+  const { summary, rootCause, confidence, risks } = reflection;
+  return [
+    '',
+    ...indent(`reflection: ${plain(summary)}`, '', '  '),
+    ...indent(`root cause: ${plain(rootCause)}`, '  ', '    '),
+    `  confidence: ${confidence}`,
+    risks.length === 0 ? '  risks: none' : '  risks:',
+    ...risks.flatMap((risk) => indent(plain(risk), '    - ', '      ')),
+  ];
 }

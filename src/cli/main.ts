@@ -24,6 +24,7 @@ export interface RunOptions {
 /** Runs one CLI invocation and returns its exit code: 0 done, 1 failed, 2 misused. */
 export async function run(argv: readonly string[], options: RunOptions): Promise<number> {
   const request = parseArguments(argv);
+  const io = { stdout: options.stdout, stderr: options.stderr, env: options.env ?? process.env };
   switch (request.kind) {
     case 'help':
       options.stdout.write(`${USAGE}\n`);
@@ -31,69 +32,56 @@ export async function run(argv: readonly string[], options: RunOptions): Promise
     case 'version':
       options.stdout.write(`${readVersion()}\n`);
       return 0;
-    case 'doctor': {
-      // Probot reads ./.env when the App starts, so the checks do too (the environment wins).
-      const { withDotEnv } = await import('./doctor-command.js');
-      const settings = options.env ? { env: options.env, source: undefined } : await withDotEnv(process.env);
-      if (!request.model) {
-        const { runDoctor } = await import('./doctor-command.js');
-        return runDoctor({
-          stdout: options.stdout,
-          env: settings.env,
-          source: settings.source,
-          github: request.github === true,
-          ...(options.doctorPorts ? { ports: options.doctorPorts } : {}),
-        });
-      }
-      const { runDoctorModel } = await import('./doctor-model.js');
-      return runDoctorModel({ stdout: options.stdout, stderr: options.stderr, env: settings.env });
-    }
+    case 'doctor':
+      return doctor(request, options);
     case 'config': {
       const { runConfigCommand } = await import('./config-command.js');
-      return runConfigCommand(request.argv, {
-        stdout: options.stdout,
-        stderr: options.stderr,
-        env: options.env ?? process.env,
-      });
+      return runConfigCommand(request.argv, io);
     }
     case 'fix': {
       // Loaded on demand so `help` and `--version` never load the loop, Docker or OpenAI clients.
       const { runFix } = await import('./fix-command.js');
-      return runFix(request.argv, {
-        stdout: options.stdout,
-        stderr: options.stderr,
-        env: options.env ?? process.env,
-        isTTY: options.isTTY ?? false,
-      });
+      return runFix(request.argv, { ...io, isTTY: options.isTTY ?? false });
     }
     case 'eval': {
       const { runEvalCommand } = await import('./eval-command.js');
-      return runEvalCommand(request.argv, {
-        stdout: options.stdout,
-        stderr: options.stderr,
-        env: options.env ?? process.env,
-      });
+      return runEvalCommand(request.argv, io);
     }
     case 'worker': {
       const { runWorkerCommand } = await import('./worker-command.js');
-      return runWorkerCommand(request.argv, {
-        stdout: options.stdout,
-        stderr: options.stderr,
-        env: options.env ?? process.env,
-      });
+      return runWorkerCommand(request.argv, io);
     }
     case 'excerpt': {
       const { runExcerpt } = await import('./excerpt-command.js');
-      return runExcerpt(request.argv, {
-        stdout: options.stdout,
-        stderr: options.stderr,
-        ...(options.stdin ? { stdin: options.stdin } : {}),
-      });
+      const input = options.stdin ? { stdin: options.stdin } : {};
+      return runExcerpt(request.argv, { stdout: options.stdout, stderr: options.stderr, ...input });
     }
     case 'usage-error':
       options.stderr.write(`selfdebug: ${request.message}\nRun "selfdebug help" for usage.\n`);
       return 2;
   }
+}
+
+/** `selfdebug doctor`: the App's checks, or with `--model` the model server's. */
+async function doctor(
+  request: Extract<ReturnType<typeof parseArguments>, { kind: 'doctor' }>,
+  options: RunOptions,
+): Promise<number> {
+  // Probot reads ./.env when the App starts, so the checks do too (the environment wins).
+  const { withDotEnv } = await import('./doctor-command.js');
+  const settings = options.env ? { env: options.env, source: undefined } : await withDotEnv(process.env);
+  if (!request.model) {
+    const { runDoctor } = await import('./doctor-command.js');
+    return runDoctor({
+      stdout: options.stdout,
+      env: settings.env,
+      source: settings.source,
+      github: request.github === true,
+      ...(options.doctorPorts ? { ports: options.doctorPorts } : {}),
+    });
+  }
+  const { runDoctorModel } = await import('./doctor-model.js');
+  return runDoctorModel({ stdout: options.stdout, stderr: options.stderr, env: settings.env });
 }
 
 /** The package version, read from package.json beside src/ or dist/ (both sit two levels below it). */

@@ -42,31 +42,44 @@ export async function runWorkerCommand(argv: readonly string[], io: WorkerIO): P
     io.stderr.write(`${address}\n${WORKER_USAGE}\n`);
     return 2;
   }
+  const settings = await workerSettings(io.env);
+  if (typeof settings === 'string') {
+    io.stderr.write(`${settings}\n`);
+    return 2;
+  }
+  return runWorker(settings, address, io);
+}
+
+/** The settings a worker runs with, or why it cannot run: bad settings, a queue only it sees, no App. */
+async function workerSettings(env: Environment): Promise<JobSettings | string> {
   // Loaded here so `help` and `--version` never load Probot, BullMQ or SQLite.
-  const { readJobSettings, readRunnerSettings } = await import('../compose/settings.js');
+  const { readJobSettings } = await import('../compose/settings.js');
   let settings: JobSettings;
   try {
-    settings = readJobSettings(io.env);
+    settings = readJobSettings(env);
   } catch (error) {
-    io.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-    return 2;
+    return error instanceof Error ? error.message : String(error);
   }
-  if (settings.app.queue === 'memory') {
-    io.stderr.write(
+  if (settings.app.queue === 'memory')
+    return (
       'selfdebug worker needs a queue it shares with the App, but SELFDEBUG_QUEUE is memory. ' +
-        'Set SELFDEBUG_QUEUE=sqlite (same host) or SELFDEBUG_QUEUE=redis with REDIS_URL, for the App and the worker.\n',
+      'Set SELFDEBUG_QUEUE=sqlite (same host) or SELFDEBUG_QUEUE=redis with REDIS_URL, for the App and the worker.'
     );
-    return 2;
-  }
-  if (!io.env.APP_ID) {
-    io.stderr.write(
-      'selfdebug worker acts as the GitHub App: set APP_ID and PRIVATE_KEY (or PRIVATE_KEY_PATH).\n',
-    );
-    return 2;
-  }
+  if (!env.APP_ID)
+    return 'selfdebug worker acts as the GitHub App: set APP_ID and PRIVATE_KEY (or PRIVATE_KEY_PATH).';
+  return settings;
+}
+
+/** Runs jobs (and serves /metrics at `address`) until the worker is stopped: 0, or 1 when it could not start. */
+async function runWorker(
+  settings: JobSettings,
+  address: { host: string; port: number } | null,
+  io: WorkerIO,
+): Promise<number> {
   // Closed however the worker ends, or a start that fails after it listens would keep the process alive.
   let server: OpsServer | null = null;
   try {
+    const { readRunnerSettings } = await import('../compose/settings.js');
     const { loadAppIdentity } = await import('../compose/app-identity.js');
     const { startJobs } = await import('../compose/start-jobs.js');
     const { workerOperations } = await import('../compose/operations.js');

@@ -32,54 +32,72 @@ export function jobsPageHandler(options: JobsPageOptions) {
   return async (request: IncomingMessage, response: ServerResponse): Promise<boolean> => {
     const url = new URL(request.url ?? '/', 'http://selfdebug.invalid');
     if (url.pathname !== JOBS_PAGE_PATH) return false;
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      text(response, 405, 'The jobs page is read-only: use GET.', { allow: 'GET, HEAD' });
-      return true;
-    }
-    if (options.token === undefined) {
-      text(
-        response,
-        404,
-        'The jobs page is off. Set SELFDEBUG_OPERATOR_TOKEN (24 characters or more, e.g. `openssl rand -hex 24`) and restart the App; see docs/operate.md.',
-      );
-      return true;
-    }
-    const access = checkAccess(request, url, options.token);
-    if (access === 'denied') {
-      text(
-        response,
-        401,
-        'Send the operator token: `Authorization: Bearer <SELFDEBUG_OPERATOR_TOKEN>`, or open /jobs?token=<SELFDEBUG_OPERATOR_TOKEN> once in a browser.',
-        { 'www-authenticate': 'Bearer realm="selfdebug jobs"' },
-      );
-      return true;
-    }
-    if (access !== 'granted') {
-      // The token leaves the address bar (and the browser's history) at once; the cookie carries the session.
-      response
-        .writeHead(303, {
-          location: JOBS_PAGE_PATH,
-          'set-cookie': access.setCookie,
-          'cache-control': 'no-store',
-        })
-        .end();
-      return true;
-    }
-    let body: string;
-    try {
-      const [open, finished] = await Promise.all([
-        options.store.openJobs(),
-        options.store.history({ limit: options.historyLimit ?? 500 }),
-      ]);
-      body = renderJobsPage({ open, finished, now: options.now?.() ?? new Date(), secrets: [options.token] });
-    } catch {
-      // The store's own error may name hosts; the App's log has it, the page says what to look at.
-      text(response, 503, 'Could not read the job queue. Check that it is reachable (the App logs say why).');
-      return true;
-    }
-    response.writeHead(200, PAGE_HEADERS).end(request.method === 'HEAD' ? undefined : body);
+    const token = admit(request, response, url, options.token);
+    if (token !== null) await servePage(request, response, options, token);
     return true;
   };
+}
+
+/**
+ * The operator token when the request may see the page; null when it was
+ * answered instead: a write, the page off, no token, or a token in the
+ * address to move into a cookie.
+ */
+function admit(
+  request: IncomingMessage,
+  response: ServerResponse,
+  url: URL,
+  token: string | undefined,
+): string | null {
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    text(response, 405, 'The jobs page is read-only: use GET.', { allow: 'GET, HEAD' });
+    return null;
+  }
+  if (token === undefined) {
+    text(
+      response,
+      404,
+      'The jobs page is off. Set SELFDEBUG_OPERATOR_TOKEN (24 characters or more, e.g. `openssl rand -hex 24`) and restart the App; see docs/operate.md.',
+    );
+    return null;
+  }
+  const access = checkAccess(request, url, token);
+  if (access === 'denied') {
+    text(
+      response,
+      401,
+      'Send the operator token: `Authorization: Bearer <SELFDEBUG_OPERATOR_TOKEN>`, or open /jobs?token=<SELFDEBUG_OPERATOR_TOKEN> once in a browser.',
+      { 'www-authenticate': 'Bearer realm="selfdebug jobs"' },
+    );
+    return null;
+  }
+  if (access === 'granted') return token;
+  // The token leaves the address bar (and the browser's history) at once; the cookie carries the session.
+  response
+    .writeHead(303, { location: JOBS_PAGE_PATH, 'set-cookie': access.setCookie, 'cache-control': 'no-store' })
+    .end();
+  return null;
+}
+
+async function servePage(
+  request: IncomingMessage,
+  response: ServerResponse,
+  options: JobsPageOptions,
+  token: string,
+): Promise<void> {
+  let body: string;
+  try {
+    const [open, finished] = await Promise.all([
+      options.store.openJobs(),
+      options.store.history({ limit: options.historyLimit ?? 500 }),
+    ]);
+    body = renderJobsPage({ open, finished, now: options.now?.() ?? new Date(), secrets: [token] });
+  } catch {
+    // The store's own error may name hosts; the App's log has it, the page says what to look at.
+    text(response, 503, 'Could not read the job queue. Check that it is reachable (the App logs say why).');
+    return;
+  }
+  response.writeHead(200, PAGE_HEADERS).end(request.method === 'HEAD' ? undefined : body);
 }
 
 function text(

@@ -34,42 +34,57 @@ export async function buildTask(
   const { trigger } = request;
   const explicit = request.options.command ?? configured.command;
   const setupCommands = configured.setup;
-  if (trigger.kind === 'mention') {
-    if (explicit)
-      return { task: { description: trigger.text, command: explicit, setupCommands }, scripts: [] };
-    const scripts = trigger.scriptBlocks.map((block, index) => scriptFile(block, index, request));
-    if (scripts.length === 0) {
-      throw new JobRefusedError(
-        'I do not know which command to run. Put it in backticks (``@selfdebug fix `pytest tests/` ``), add a ' +
-          '```python or ```sh block with the failing script to the issue, or set `command` in `.github/selfdebug.yml`.',
-      );
-    }
-    const command = scripts.map((script) => script.run).join(' && ');
-    return {
-      task: { description: trigger.text, command, setupCommands },
-      scripts: scripts.map(({ path, content }) => ({ path, content })),
-    };
-  }
-  if (trigger.kind === 'review') {
-    const comments = trigger.reviewId ? await host.reviewComments(trigger.pullNumber, trigger.reviewId) : [];
-    const lines = comments.map(
-      (comment) => `- ${comment.path}${comment.line ? `:${comment.line}` : ''}: ${comment.body}`,
-    );
-    const description = [
-      'A reviewer asked for changes to this fix.',
-      trigger.text ? `Review:\n${trigger.text}` : '',
-      lines.length > 0 ? `Comments on the code:\n${lines.join('\n')}` : '',
-    ]
-      .filter(Boolean)
-      .join('\n\n');
-    if (!explicit) {
-      throw new JobRefusedError(
-        'Set `command` in `.github/selfdebug.yml` so I can verify changes asked for in a review.',
-      );
-    }
-    return { task: { description, command: explicit, setupCommands }, scripts: [] };
-  }
+  if (trigger.kind === 'mention') return mentionTask(request, trigger, explicit, setupCommands);
+  if (trigger.kind === 'review') return reviewTask(trigger, host, explicit, setupCommands);
   return workflowRunTask(request, trigger, host, explicit, setupCommands);
+}
+
+/** A mention: the command it names (or the config's), else the issue's code blocks, written out and run. */
+function mentionTask(
+  request: JobRequest,
+  trigger: Extract<JobRequest['trigger'], { kind: 'mention' }>,
+  explicit: string | undefined,
+  setupCommands: string[],
+): PreparedTask {
+  if (explicit) return { task: { description: trigger.text, command: explicit, setupCommands }, scripts: [] };
+  const scripts = trigger.scriptBlocks.map((block, index) => scriptFile(block, index, request));
+  if (scripts.length === 0) {
+    throw new JobRefusedError(
+      'I do not know which command to run. Put it in backticks (``@selfdebug fix `pytest tests/` ``), add a ' +
+        '```python or ```sh block with the failing script to the issue, or set `command` in `.github/selfdebug.yml`.',
+    );
+  }
+  const command = scripts.map((script) => script.run).join(' && ');
+  return {
+    task: { description: trigger.text, command, setupCommands },
+    scripts: scripts.map(({ path, content }) => ({ path, content })),
+  };
+}
+
+/** A review asking for changes: the review and its comments on the code, verified by the configured command. */
+async function reviewTask(
+  trigger: Extract<JobRequest['trigger'], { kind: 'review' }>,
+  host: CodeHost,
+  explicit: string | undefined,
+  setupCommands: string[],
+): Promise<PreparedTask> {
+  const comments = trigger.reviewId ? await host.reviewComments(trigger.pullNumber, trigger.reviewId) : [];
+  const lines = comments.map(
+    (comment) => `- ${comment.path}${comment.line ? `:${comment.line}` : ''}: ${comment.body}`,
+  );
+  const description = [
+    'A reviewer asked for changes to this fix.',
+    trigger.text ? `Review:\n${trigger.text}` : '',
+    lines.length > 0 ? `Comments on the code:\n${lines.join('\n')}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+  if (!explicit) {
+    throw new JobRefusedError(
+      'Set `command` in `.github/selfdebug.yml` so I can verify changes asked for in a review.',
+    );
+  }
+  return { task: { description, command: explicit, setupCommands }, scripts: [] };
 }
 
 async function workflowRunTask(
@@ -89,25 +104,16 @@ async function workflowRunTask(
   let why: string | null = null;
   let derived: DerivedEnvironment | null = null;
   if (job && step) {
-    const ref = request.headSha ?? trigger.branch;
-    const workflow = await host.fileContent(trigger.workflowPath, ref);
-    const actions: Record<string, string> = {};
-    for (const path of workflow ? localActionPaths(workflow, job.name) : []) {
-      const action =
-        (await host.fileContent(`${path}/action.yml`, ref)) ??
-        (await host.fileContent(`${path}/action.yaml`, ref));
-      if (action) actions[path] = action;
-    }
     const query = {
       job: job.name,
       step: step.name,
       stepNumber: step.number,
       logStep: excerpt?.failingStep ?? null,
     };
-    const recovered = workflow ? recoverFailingStep({ workflow, actions }, query) : null;
-    derived = workflow ? deriveEnvironment({ workflow, actions }, query) : null;
+    const found = await fromWorkflow(host, trigger.workflowPath, request.headSha ?? trigger.branch, query);
+    derived = found.derived;
     if (!command) {
-      const reproduction = recovered ? reproduce(recovered) : null;
+      const reproduction = found.recovered ? reproduce(found.recovered) : null;
       command = reproduction?.command ?? undefined;
       why = reproduction?.note ?? null;
     }
@@ -118,14 +124,46 @@ async function workflowRunTask(
         `${why ?? 'It may be an action rather than a `run:` step.'} Set \`command\` in \`.github/selfdebug.yml\`.`,
     );
   }
-  const description = [
+  const description = runDescription(trigger, job?.name, step?.name, excerpt);
+  return { task: { description, command, setupCommands }, scripts: [], derived };
+}
+
+/** What failed where, and the log excerpt when there is one. */
+function runDescription(
+  trigger: Extract<JobRequest['trigger'], { kind: 'workflow-run' }>,
+  job: string | undefined,
+  step: string | undefined,
+  excerpt: Awaited<ReturnType<typeof excerptLog>> | null,
+): string {
+  return [
     `The workflow "${trigger.workflowName}" failed on branch ${trigger.branch}` +
-      `${job ? ` in job "${job.name}"` : ''}${step ? ` at step "${step.name}"` : ''}.`,
+      `${job !== undefined ? ` in job "${job}"` : ''}${step !== undefined ? ` at step "${step}"` : ''}.`,
     excerpt && excerpt.lines.length > 0 ? `Log excerpt:\n${formatExcerpt(excerpt)}` : '',
   ]
     .filter(Boolean)
     .join('\n\n');
-  return { task: { description, command, setupCommands }, scripts: [], derived };
+}
+
+/** The failing step and the job's environment, read from the workflow file and its local actions at `ref`. */
+async function fromWorkflow(
+  host: CodeHost,
+  workflowPath: string,
+  ref: string,
+  query: Parameters<typeof recoverFailingStep>[1],
+) {
+  const workflow = await host.fileContent(workflowPath, ref);
+  if (!workflow) return { recovered: null, derived: null };
+  const actions: Record<string, string> = {};
+  for (const path of localActionPaths(workflow, query.job)) {
+    const action =
+      (await host.fileContent(`${path}/action.yml`, ref)) ??
+      (await host.fileContent(`${path}/action.yaml`, ref));
+    if (action) actions[path] = action;
+  }
+  return {
+    recovered: recoverFailingStep({ workflow, actions }, query),
+    derived: deriveEnvironment({ workflow, actions }, query),
+  };
 }
 
 function scriptFile(

@@ -31,6 +31,7 @@ export async function resolveTarget(request: JobRequest, host: CodeHost): Promis
     .slice(0, 8)
     .toLowerCase();
   const { trigger } = request;
+  const reportTo = issueNumberOf(request);
   if (trigger.kind === 'mention' && !trigger.isPullRequest) {
     const base = request.baseBranch;
     return {
@@ -40,28 +41,11 @@ export async function resolveTarget(request: JobRequest, host: CodeHost): Promis
       ownBranch: false,
       baseBranch: base,
       existingPull: null,
-      reportTo: issueNumberOf(request),
+      reportTo,
     };
   }
-  if (trigger.kind === 'mention') {
-    const pull = await host.pullRequest(trigger.issueNumber);
-    if (pull.headRepository.toLowerCase() !== repositoryKey(request.repository)) {
-      throw new JobRefusedError(
-        'This pull request comes from a fork. selfdebug does not run code from forks near its credentials and ' +
-          'cannot push to a fork; push the branch to this repository and ask again there.',
-      );
-    }
-    const own = pull.head.startsWith(BRANCH_PREFIX);
-    return {
-      headSha: pull.headSha,
-      ref: pull.head,
-      workBranch: own ? pull.head : `${BRANCH_PREFIX}pr-${pull.number}-${short}`,
-      ownBranch: own,
-      baseBranch: own ? pull.base : pull.head,
-      existingPull: own ? pull.number : null,
-      reportTo: issueNumberOf(request),
-    };
-  }
+  if (trigger.kind === 'mention')
+    return { ...(await pullTarget(request, host, trigger.issueNumber, short)), reportTo };
   if (trigger.kind === 'review') {
     return {
       headSha: request.headSha ?? (await host.branchHead(trigger.branch)),
@@ -70,9 +54,44 @@ export async function resolveTarget(request: JobRequest, host: CodeHost): Promis
       ownBranch: true,
       baseBranch: request.baseBranch,
       existingPull: trigger.pullNumber,
-      reportTo: issueNumberOf(request),
+      reportTo,
     };
   }
+  return { ...(await runTarget(request, host, trigger, short)), reportTo };
+}
+
+/** A mention on a pull request: its head, refused from a fork; the App's own branch gets the fix on top. */
+async function pullTarget(
+  request: JobRequest,
+  host: CodeHost,
+  number: number,
+  short: string,
+): Promise<Omit<JobTarget, 'reportTo'>> {
+  const pull = await host.pullRequest(number);
+  if (pull.headRepository.toLowerCase() !== repositoryKey(request.repository)) {
+    throw new JobRefusedError(
+      'This pull request comes from a fork. selfdebug does not run code from forks near its credentials and ' +
+        'cannot push to a fork; push the branch to this repository and ask again there.',
+    );
+  }
+  const own = pull.head.startsWith(BRANCH_PREFIX);
+  return {
+    headSha: pull.headSha,
+    ref: pull.head,
+    workBranch: own ? pull.head : `${BRANCH_PREFIX}pr-${pull.number}-${short}`,
+    ownBranch: own,
+    baseBranch: own ? pull.base : pull.head,
+    existingPull: own ? pull.number : null,
+  };
+}
+
+/** A failed run: its branch; on the App's own branch the fix goes on top of its pull request. */
+async function runTarget(
+  request: JobRequest,
+  host: CodeHost,
+  trigger: Extract<JobRequest['trigger'], { kind: 'workflow-run' }>,
+  short: string,
+): Promise<Omit<JobTarget, 'reportTo'>> {
   const own = trigger.branch.startsWith(BRANCH_PREFIX);
   return {
     headSha: request.headSha ?? (await host.branchHead(trigger.branch)),
@@ -81,6 +100,5 @@ export async function resolveTarget(request: JobRequest, host: CodeHost): Promis
     ownBranch: own,
     baseBranch: trigger.branch,
     existingPull: own ? trigger.ownPullRequest : null,
-    reportTo: issueNumberOf(request),
   };
 }

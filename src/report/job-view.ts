@@ -1,10 +1,21 @@
 import type { LoopEvent, LoopSummary, ReproductionStatus, Spend } from '../loop/events.js';
-import type { FixProposal, Reflection } from '../loop/schemas.js';
+import type { Reflection } from '../loop/schemas.js';
 import type { DebugTask, LoopLimits } from '../loop/task.js';
-import type { TokenUsage, ToolCall } from '../model/language-model.js';
 import type { PreparationReport } from '../sandbox/environment.js';
 import type { ExecResult } from '../sandbox/sandbox.js';
+import {
+  type AttemptView,
+  addUsage,
+  type CommandRun,
+  type ModelCall,
+  NO_USAGE,
+  newAttempt,
+  type RejectedAnswer,
+  reduceAttempt,
+} from './attempt-view.js';
 import type { TriggerSummary } from './trigger.js';
+
+export type { AttemptView, CommandRun, ModelCall, RejectedAnswer, ToolCallRecord } from './attempt-view.js';
 
 /**
  * A job's state for the reports, folded from its loop events. The runner
@@ -40,53 +51,6 @@ export interface TestedCommit {
 
 /** Where attempt transcripts go: one comment each (`per-attempt`) or all in the status comment (`single`). */
 export type CommentMode = 'per-attempt' | 'single';
-
-export interface ModelCall {
-  /** generate, retry-decision, reflect, explain or repair (the loop's ModelPurpose, as a string in events). */
-  purpose: string;
-  content: string | null;
-  toolCalls: ToolCall[];
-  usage: TokenUsage;
-  costUsd: number;
-  durationMs: number;
-}
-
-export interface ToolCallRecord {
-  name: string;
-  arguments: string;
-  result: string;
-  ok: boolean;
-}
-
-export interface CommandRun {
-  command: string;
-  result: ExecResult;
-}
-
-/** An answer that stayed unusable after its repair round, and what the loop did instead. */
-export interface RejectedAnswer {
-  purpose: string;
-  problem: string;
-  consequence: string;
-  advice: string;
-}
-
-export interface AttemptView {
-  number: number;
-  maxAttempts: number;
-  modelCalls: ModelCall[];
-  toolCalls: ToolCallRecord[];
-  proposal: FixProposal | null;
-  applied: { paths: string[]; diff: string } | null;
-  /** Why the edits were not applied; nothing was run then. */
-  rejected: string[] | null;
-  run: CommandRun | null;
-  decision: { retry: boolean; reason: string } | null;
-  /** Answers of this attempt that could not be used (the fix proposal, the retry decision). */
-  rejectedAnswers: RejectedAnswer[];
-  usage: TokenUsage;
-  costUsd: number;
-}
 
 /** The loop's `finished` event as the report keeps it: one shape, declared with the event. */
 export type Finished = LoopSummary;
@@ -128,8 +92,6 @@ export interface JobView extends JobProgress {
   notes: readonly string[];
   events: readonly LoopEvent[];
 }
-
-const NO_USAGE: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
 
 export const initialProgress: JobProgress = {
   model: null,
@@ -185,41 +147,15 @@ export function reduceJobEvent(progress: JobProgress, event: LoopEvent): JobProg
       };
     case 'model-responded':
       return addModelCall(progress, event);
-    case 'tool-called': {
-      const { name, arguments: text, result, ok } = event;
-      return updateAttempt(progress, event.attempt, (attempt) => ({
-        ...attempt,
-        toolCalls: [...attempt.toolCalls, { name, arguments: text, result, ok }],
-      }));
-    }
+    case 'tool-called':
     case 'proposal':
-      return updateAttempt(progress, event.attempt, (attempt) => ({ ...attempt, proposal: event.proposal }));
     case 'edits-applied':
-      return updateAttempt(progress, event.attempt, (attempt) => ({
-        ...attempt,
-        applied: { paths: event.paths, diff: event.diff },
-      }));
     case 'edits-rejected':
-      return updateAttempt(progress, event.attempt, (attempt) => ({ ...attempt, rejected: event.problems }));
     case 'executed':
-      return updateAttempt(progress, event.attempt, (attempt) => ({
-        ...attempt,
-        run: { command: event.command, result: event.result },
-      }));
     case 'retry-decided':
-      return updateAttempt(progress, event.attempt, (attempt) => ({
-        ...attempt,
-        decision: { retry: event.retry, reason: event.reason },
-      }));
-    case 'answer-rejected': {
-      const { purpose, problem, consequence, advice } = event;
-      const rejected = { purpose, problem, consequence, advice };
-      if (event.attempt === null) return { ...progress, reflectionRejected: rejected };
-      return updateAttempt(progress, event.attempt, (attempt) => ({
-        ...attempt,
-        rejectedAnswers: [...attempt.rejectedAnswers, rejected],
-      }));
-    }
+      return updateAttempt(progress, event.attempt, (attempt) => reduceAttempt(attempt, event));
+    case 'answer-rejected':
+      return addRejectedAnswer(progress, event);
     case 'reflected':
       return { ...progress, reflection: event.reflection };
     case 'finished': {
@@ -229,21 +165,15 @@ export function reduceJobEvent(progress: JobProgress, event: LoopEvent): JobProg
   }
 }
 
-function newAttempt(number: number, maxAttempts: number): AttemptView {
-  return {
-    number,
-    maxAttempts,
-    modelCalls: [],
-    toolCalls: [],
-    proposal: null,
-    applied: null,
-    rejected: null,
-    run: null,
-    decision: null,
-    rejectedAnswers: [],
-    usage: NO_USAGE,
-    costUsd: 0,
-  };
+/** An unusable answer goes with its attempt, or, outside attempts, stands for the missing reflection. */
+function addRejectedAnswer(progress: JobProgress, event: Extract<LoopEvent, { type: 'answer-rejected' }>) {
+  const { purpose, problem, consequence, advice } = event;
+  const rejected = { purpose, problem, consequence, advice };
+  if (event.attempt === null) return { ...progress, reflectionRejected: rejected };
+  return updateAttempt(progress, event.attempt, (attempt) => ({
+    ...attempt,
+    rejectedAnswers: [...attempt.rejectedAnswers, rejected],
+  }));
 }
 
 /**
@@ -289,13 +219,5 @@ function updateAttempt(
   return {
     ...progress,
     attempts: attempts.map((attempt) => (attempt.number === number ? change(attempt) : attempt)),
-  };
-}
-
-function addUsage(left: TokenUsage, right: TokenUsage): TokenUsage {
-  return {
-    promptTokens: left.promptTokens + right.promptTokens,
-    completionTokens: left.completionTokens + right.completionTokens,
-    totalTokens: left.totalTokens + right.totalTokens,
   };
 }

@@ -1,18 +1,14 @@
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { installationToken, standinOctokit } from '../fakes/github-standin/clients.js';
-import { GitHubStandin } from '../fakes/github-standin/standin.js';
-import { type FakeOpenAIServer, startFakeOpenAIServer } from '../helpers/fake-openai-server.js';
-import { useTempDirs } from '../helpers/temp-dir.js';
+import { describe, expect, it } from 'vitest';
 import {
   ACTION_TIMEOUT,
-  FAILED_STEPS,
-  PROJECT,
+  failedRun,
+  inputsFor,
+  pushBy,
   readText,
   reflection,
   runSimulated,
   simulateRunner,
-  writeFiles,
+  useActionWorld,
 } from './harness.js';
 
 /** A proposal that changes something but not what fails, so only the budget can end the loop. */
@@ -24,56 +20,33 @@ const missProposal = {
 const costly = { promptTokens: 100_000, completionTokens: 0 };
 
 describe('the GitHub Action with a budget', () => {
-  const tempDir = useTempDirs();
-  let standin: GitHubStandin | undefined;
-  let model: FakeOpenAIServer | undefined;
-
-  afterEach(async () => {
-    await model?.close();
-    await standin?.close();
-  });
+  const world = useActionWorld();
 
   it('runs for a bot listed in trusted-bots, stops when the budget is used up and says so in the summary; the runner sandbox states its risk', {
     timeout: ACTION_TIMEOUT,
   }, async () => {
-    standin = await GitHubStandin.start();
-    const repository = await standin.createRepository('octo-org', 'app', [PROJECT]);
-    const token = await installationToken(standinOctokit(standin));
-    model = await startFakeOpenAIServer([
+    const { standin, repository, token } = await world.repository();
+    const model = await world.model([
       { json: missProposal, usage: costly },
       { json: { retry: true, reason: 'Another look at stats.py may find it.' }, usage: costly },
       { json: reflection, usage: costly },
     ]);
     const sha = repository.commits[0]!;
-    const run = standin.createWorkflowRun(repository.fullName, {
-      workflowName: 'CI',
-      path: '.github/workflows/ci.yml',
-      headBranch: 'main',
-      headSha: sha,
-      jobs: [{ name: 'test', conclusion: 'failure', steps: FAILED_STEPS, log: 'NameError\n' }],
-    });
-    const root = await tempDir('selfdebug-action-budget-');
-    const workspace = join(root, 'workspace');
-    await writeFiles(workspace, PROJECT);
+    const run = failedRun(standin, repository.fullName, sha, { log: 'NameError\n' });
+    const { root, workspace } = await world.checkedOut('selfdebug-action-budget-');
     const simulated = await simulateRunner(root, standin, {
       repository: repository.fullName,
       workspace,
-      eventName: 'push',
-      event: { ref: 'refs/heads/main', sender: { login: 'renovate[bot]', type: 'Bot' } },
+      ...pushBy('renovate[bot]'),
       runId: run.id,
       sha,
-      ref: 'refs/heads/main',
-      inputs: {
-        'api-key': 'test-key',
-        'base-url': model.url,
-        sandbox: 'runner',
+      inputs: inputsFor(model, token, {
         'max-attempts': '5',
         'budget-usd': '0.15',
         'input-price': '1',
         'output-price': '1',
         'trusted-bots': 'dependabot[bot], renovate[bot]',
-        'github-token': token,
-      },
+      }),
     });
 
     const { code, log } = await runSimulated(simulated.env);

@@ -1,17 +1,18 @@
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { installationToken, standinOctokit } from '../fakes/github-standin/clients.js';
-import { GitHubStandin } from '../fakes/github-standin/standin.js';
-import { type FakeOpenAIServer, startFakeOpenAIServer } from '../helpers/fake-openai-server.js';
-import { useTempDirs } from '../helpers/temp-dir.js';
+import { describe, expect, it } from 'vitest';
 import {
   ACTION_TIMEOUT,
-  FAILED_STEPS,
+  failedRun,
   gitAs,
+  inputsFor,
   NUMBERS_DATA,
+  openPull,
+  pullRequestRun,
   reflection,
+  reviewsOn,
   runSimulated,
   simulateRunner,
+  useActionWorld,
   WORKFLOW,
   writeFiles,
 } from './harness.js';
@@ -41,26 +42,16 @@ const proposal = {
 };
 
 describe('the GitHub Action on a pull_request run of a merge commit', () => {
-  const tempDir = useTempDirs();
-  let standin: GitHubStandin | undefined;
-  let model: FakeOpenAIServer | undefined;
-
-  afterEach(async () => {
-    await model?.close();
-    await standin?.close();
-  });
+  const world = useActionWorld();
 
   it("suggests on the head's lines (RIGHT side) though the base has moved, and writes out what the diff does not hold", {
     timeout: ACTION_TIMEOUT,
   }, async () => {
-    standin = await GitHubStandin.start();
     const base = { 'stats.py': STATS, 'numbers_data.py': NUMBERS_DATA, '.github/workflows/ci.yml': WORKFLOW };
-    const repository = await standin.createRepository('octo-org', 'app', [base]);
-    const octokit = standinOctokit(standin);
-    const token = await installationToken(octokit);
+    const { standin, repository, octokit, token } = await world.repository([base]);
     // The job's checkout: the head on a feature branch, the moved base on main, and their merge checked out,
     // as actions/checkout checks out refs/pull/N/merge.
-    const workspace = join(await tempDir('selfdebug-action-merge-'), 'workspace');
+    const workspace = join(await world.tempDir('selfdebug-action-merge-'), 'workspace');
     const git = (...args: string[]) => gitAs(workspace, token, ...args);
     await gitAs(join(workspace, '..'), token, 'clone', '--quiet', repository.cloneUrl, 'workspace');
     await git('checkout', '--quiet', '-b', 'feature');
@@ -74,61 +65,29 @@ describe('the GitHub Action on a pull_request run of a merge commit', () => {
     await git('push', '--quiet', 'origin', 'main');
     await git('merge', '--quiet', '--no-edit', 'feature');
     const mergeSha = (await git('rev-parse', 'HEAD')).trim();
-    const { data: pull } = await octokit.rest.pulls.create({
-      owner: 'octo-org',
-      repo: 'app',
-      title: 'Print the mean',
-      head: 'feature',
-      base: 'main',
-    });
-    model = await startFakeOpenAIServer([{ json: proposal }, { json: reflection }]);
-    const run = standin.createWorkflowRun(repository.fullName, {
-      workflowName: 'CI',
-      path: '.github/workflows/ci.yml',
+    const pull = await openPull(octokit, 'Print the mean');
+    const model = await world.model([{ json: proposal }, { json: reflection }]);
+    const run = failedRun(standin, repository.fullName, headSha, {
       headBranch: 'feature',
-      headSha,
       event: 'pull_request',
-      jobs: [{ name: 'test', conclusion: 'failure', steps: FAILED_STEPS, log: 'NameError\n' }],
+      log: 'NameError\n',
     });
     const simulated = await simulateRunner(join(workspace, '..'), standin, {
       repository: repository.fullName,
       workspace,
-      eventName: 'pull_request',
-      event: {
-        number: pull.number,
-        pull_request: { number: pull.number, head: { ref: 'feature', sha: headSha }, base: { ref: 'main' } },
-        sender: { login: 'alice', type: 'User' },
-      },
+      ...pullRequestRun(pull.number, headSha),
       runId: run.id,
       sha: mergeSha,
-      ref: `refs/pull/${pull.number}/merge`,
-      inputs: {
-        'api-key': 'test-key',
-        'base-url': model.url,
-        sandbox: 'runner',
-        deliver: 'suggestions',
-        'github-token': token,
-      },
-      extra: { GITHUB_HEAD_REF: 'feature' },
+      inputs: inputsFor(model, token, { deliver: 'suggestions' }),
     });
 
     const { code, log } = await runSimulated(simulated.env);
 
     expect(log).not.toContain('::error::');
     expect(code).toBe(0);
-    const { data: reviews } = await octokit.rest.pulls.listReviews({
-      owner: 'octo-org',
-      repo: 'app',
-      pull_number: pull.number,
-    });
+    const { reviews, comments } = await reviewsOn(octokit, pull.number);
     expect(reviews).toHaveLength(1);
     expect(reviews[0]!.commit_id).toBe(headSha);
-    const { data: comments } = await octokit.rest.pulls.listCommentsForReview({
-      owner: 'octo-org',
-      repo: 'app',
-      pull_number: pull.number,
-      review_id: reviews[0]!.id,
-    });
     // The fix's hunk is lines 6–9 of the merge commit: lines 4–7 of the head, inside the pull request's hunk.
     expect(comments.map((comment) => [comment.path, comment.line])).toEqual([['stats.py', 7]]);
     expect(comments[0]!.body).toBe(

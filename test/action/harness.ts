@@ -2,8 +2,17 @@ import { execFile } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import type { ProbotOctokit } from 'probot';
+import { afterEach } from 'vitest';
 import { type ActionIO, runAction } from '../../src/action/run-action.js';
-import type { GitHubStandin } from '../fakes/github-standin/standin.js';
+import { installationToken, standinOctokit } from '../fakes/github-standin/clients.js';
+import { GitHubStandin } from '../fakes/github-standin/standin.js';
+import {
+  type FakeCompletion,
+  type FakeOpenAIServer,
+  startFakeOpenAIServer,
+} from '../helpers/fake-openai-server.js';
+import { useTempDirs } from '../helpers/temp-dir.js';
 
 /**
  * For tests that run the whole action (clone, sandbox, model, delivery): on a
@@ -63,6 +72,114 @@ export const FAILED_STEPS = [
   { name: 'Run python3 stats.py', number: 3, conclusion: 'failure' as const },
   { name: 'Run selfdebug/selfdebug@v1', number: 4, conclusion: null },
 ];
+
+/**
+ * What a test of the whole action stands on: the stand-in holding
+ * octo-org/app with a token for it, a model server and temporary folders,
+ * all closed or removed after each test. Call it in the `describe`.
+ */
+export function useActionWorld() {
+  const tempDir = useTempDirs();
+  let standin: GitHubStandin | undefined;
+  let model: FakeOpenAIServer | undefined;
+  afterEach(async () => {
+    await model?.close();
+    await standin?.close();
+    model = undefined;
+    standin = undefined;
+  });
+  return {
+    tempDir,
+    /** The stand-in with octo-org/app at `commits` (oldest first), its client and an installation token. */
+    async repository(commits: Record<string, string>[] = [PROJECT]) {
+      standin = await GitHubStandin.start();
+      const repository = await standin.createRepository('octo-org', 'app', commits);
+      const octokit = standinOctokit(standin);
+      return { standin, repository, octokit, token: await installationToken(octokit) };
+    },
+    /** A model server giving `completions` in turn: by default the fix of stats.py, then the reflection. */
+    async model(completions: FakeCompletion[] = [{ json: fixProposal }, { json: reflection }]) {
+      model = await startFakeOpenAIServer(completions);
+      return model;
+    },
+    /** The runner's folder with `files` checked out in its workspace, as actions/checkout leaves it. */
+    async checkedOut(prefix = 'selfdebug-action-', files: Record<string, string> = PROJECT) {
+      const root = await tempDir(prefix);
+      const workspace = join(root, 'workspace');
+      await writeFiles(workspace, files);
+      return { root, workspace };
+    },
+  };
+}
+
+/** A failed run of CI whose job `test` failed at `python3 stats.py` (FAILED_STEPS); a push unless `event`. */
+export function failedRun(
+  standin: GitHubStandin,
+  fullName: string,
+  headSha: string,
+  options: { headBranch?: string; event?: string; log?: string } = {},
+) {
+  return standin.createWorkflowRun(fullName, {
+    workflowName: 'CI',
+    path: '.github/workflows/ci.yml',
+    headBranch: options.headBranch ?? 'main',
+    headSha,
+    event: options.event ?? 'push',
+    jobs: [
+      {
+        name: 'test',
+        conclusion: 'failure',
+        steps: FAILED_STEPS,
+        log: options.log ?? 'NameError: name statistics is not defined\n',
+      },
+    ],
+  });
+}
+
+/** The inputs most runs give: the model's key and server, the runner sandbox and the token; then `more`. */
+export function inputsFor(model: FakeOpenAIServer, token: string, more: Record<string, string> = {}) {
+  return { 'api-key': 'test-key', 'base-url': model.url, sandbox: 'runner', 'github-token': token, ...more };
+}
+
+/** What the runner tells a step of a push to `branch` by `login` (a `[bot]` login is a Bot). */
+export function pushBy(login: string, branch = 'main') {
+  const ref = `refs/heads/${branch}`;
+  const sender = { login, type: login.endsWith('[bot]') ? 'Bot' : 'User' };
+  return { eventName: 'push', event: { ref, sender }, ref };
+}
+
+/** What the runner tells a step of a pull_request run: pull `number` from `feature` (at `headSha`) into main. */
+export function pullRequestRun(number: number, headSha: string) {
+  return {
+    eventName: 'pull_request',
+    event: {
+      number,
+      pull_request: { number, head: { ref: 'feature', sha: headSha }, base: { ref: 'main' } },
+      sender: { login: 'alice', type: 'User' },
+    },
+    ref: `refs/pull/${number}/merge`,
+    extra: { GITHUB_HEAD_REF: 'feature' },
+  };
+}
+
+/** Opens a pull request from `feature` into main of octo-org/app. */
+export async function openPull(octokit: ProbotOctokit, title: string) {
+  const owner = 'octo-org';
+  const repo = 'app';
+  return (await octokit.rest.pulls.create({ owner, repo, title, head: 'feature', base: 'main' })).data;
+}
+
+/** The reviews on pull `number` of octo-org/app, and the comments of the first. */
+export async function reviewsOn(octokit: ProbotOctokit, number: number) {
+  const where = { owner: 'octo-org', repo: 'app', pull_number: number };
+  const { data: reviews } = await octokit.rest.pulls.listReviews(where);
+  if (reviews.length === 0) return { reviews, comments: [] };
+  const { data: comments } = await octokit.rest.pulls.listCommentsForReview({
+    ...where,
+    review_id: reviews[0]!.id,
+  });
+  return { reviews, comments };
+}
 
 /** A folder as actions/checkout leaves GITHUB_WORKSPACE. */
 export async function writeFiles(dir: string, files: Record<string, string>): Promise<void> {

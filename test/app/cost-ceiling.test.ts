@@ -3,13 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CostCeiling } from '../../src/queue/cost-ceiling.js';
 import { MemoryJobStore } from '../../src/queue/memory-store.js';
 import { jobRequest } from '../fakes/job-requests.js';
-import {
-  assertGitHubMocksDone,
-  blockNetwork,
-  documentedExample,
-  documentedReply,
-  githubApi,
-} from '../helpers/github-api.js';
+import { assertGitHubMocksDone, blockNetwork } from '../helpers/github-api.js';
 import {
   deliver,
   example,
@@ -17,12 +11,13 @@ import {
   expectConfig,
   expectInstallationToken,
   expectPermission,
+  expectReaction,
   INSTALLATION_ID,
   testApp,
 } from '../helpers/probot.js';
 import { claimOne, result } from '../queue/harness.js';
+import { expectCheckRun, expectWriter, MENTION_OWNER, MENTION_REPO, mentionWith } from './harness.js';
 
-type CommentPayload = Context<'issue_comment.created'>['payload'];
 type RunPayload = Context<'workflow_run.completed'>['payload'];
 
 /** A store where this month's jobs of the test installation have already cost $2.50. */
@@ -45,13 +40,9 @@ describe('the cost ceiling, when the App is asked for a job', () => {
       contact: '@Codertocat/admins',
     });
     const app = await testApp({ costCeiling });
-    expectInstallationToken();
-    expectConfig('Codertocat', 'Hello-World', null);
-    expectPermission('Codertocat', 'Hello-World', 'Codertocat', 'write');
-    const posted = expectComment('Codertocat', 'Hello-World', 1);
-    const payload = example<CommentPayload>('issue_comment', 'created');
-    payload.comment.body = '@selfdebug fix';
-    await deliver(app, 'issue_comment', payload);
+    expectWriter();
+    const posted = expectComment(MENTION_OWNER, MENTION_REPO, 1);
+    await deliver(app, 'issue_comment', mentionWith('@selfdebug fix'));
 
     // No 👀 (no reaction mock: nock would fail on one), nothing queued, nothing run.
     expect(app.enqueued).toEqual([]);
@@ -75,13 +66,10 @@ describe('the cost ceiling, when the App is asked for a job', () => {
     expectInstallationToken();
     expectConfig('octo-org', 'octo-repo', 'triggers:\n  workflow_runs:\n    enabled: true\n');
     expectPermission('octo-org', 'octo-repo', 'Codertocat', 'write');
-    const checkRuns: { conclusion: string; output: { title: string; summary: string } }[] = [];
-    githubApi()
-      .post('/repos/octo-org/octo-repo/check-runs', (body: (typeof checkRuns)[number]) => {
-        checkRuns.push(body);
-        return true;
-      })
-      .reply(documentedReply(201, documentedExample('POST /repos/{owner}/{repo}/check-runs', 201) as object));
+    const checkRuns = expectCheckRun<{ conclusion: string; output: { title: string; summary: string } }>(
+      'octo-org',
+      'octo-repo',
+    );
     await deliver(app, 'workflow_run', payload);
 
     expect(app.enqueued).toEqual([]);
@@ -100,23 +88,9 @@ describe('the cost ceiling, when the App is asked for a job', () => {
       contact: 'ops',
     });
     const app = await testApp({ costCeiling });
-    expectInstallationToken();
-    expectConfig('Codertocat', 'Hello-World', null);
-    expectPermission('Codertocat', 'Hello-World', 'Codertocat', 'write');
-    githubApi()
-      .post('/repos/Codertocat/Hello-World/issues/comments/492700400/reactions', { content: 'eyes' })
-      .reply(
-        documentedReply(201, {
-          ...(documentedExample(
-            'POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions',
-            201,
-          ) as object),
-          content: 'eyes',
-        }),
-      );
-    const payload = example<CommentPayload>('issue_comment', 'created');
-    payload.comment.body = '@selfdebug fix';
-    await deliver(app, 'issue_comment', payload);
+    expectWriter();
+    expectReaction(MENTION_OWNER, MENTION_REPO, { commentId: 492700400 }, 'eyes');
+    await deliver(app, 'issue_comment', mentionWith('@selfdebug fix'));
     expect(app.enqueued).toHaveLength(1);
   });
 });

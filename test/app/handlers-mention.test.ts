@@ -14,6 +14,7 @@ import {
   NOW,
   testApp,
 } from '../helpers/probot.js';
+import { expectWriter } from './harness.js';
 
 type CommentPayload = Context<'issue_comment.created'>['payload'];
 type IssuePayload = Context<'issues.opened'>['payload'];
@@ -34,13 +35,6 @@ function mentionComment(body: string): CommentPayload {
   payload.comment.body = body;
   payload.issue.body = ISSUE_BODY;
   return payload;
-}
-
-/** The writer's path to a job: no config file anywhere, write permission. */
-function expectWriter(permission = 'write') {
-  expectInstallationToken();
-  expectConfig(OWNER, REPO, null);
-  expectPermission(OWNER, REPO, 'Codertocat', permission);
 }
 
 beforeEach(() => blockNetwork());

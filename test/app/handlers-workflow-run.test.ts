@@ -1,12 +1,6 @@
 import type { Context } from 'probot';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  assertGitHubMocksDone,
-  blockNetwork,
-  documentedExample,
-  documentedReply,
-  githubApi,
-} from '../helpers/github-api.js';
+import { assertGitHubMocksDone, blockNetwork } from '../helpers/github-api.js';
 import {
   deliver,
   example,
@@ -17,6 +11,7 @@ import {
   NOW,
   testApp,
 } from '../helpers/probot.js';
+import { expectCheckRun } from './harness.js';
 
 type RunPayload = Context<'workflow_run.completed'>['payload'];
 
@@ -146,13 +141,7 @@ describe('workflow_run.completed', () => {
     const app = await testApp();
     expectInstallationToken();
     expectConfig(OWNER, REPO, 'triggers:\n  workflow_runs:\n    enabled: yes please\n');
-    const posted: Record<string, unknown>[] = [];
-    githubApi()
-      .post(`/repos/${OWNER}/${REPO}/check-runs`, (body: Record<string, unknown>) => {
-        posted.push(body);
-        return true;
-      })
-      .reply(documentedReply(201, documentedExample('POST /repos/{owner}/{repo}/check-runs', 201) as object));
+    const posted = expectCheckRun(OWNER, REPO);
     await deliver(app, 'workflow_run', failedRun());
     expect(app.enqueued).toEqual([]);
     expect(posted).toHaveLength(1);
@@ -183,13 +172,7 @@ describe('workflow_run.completed', () => {
     const app = await testApp();
     expectInstallationToken();
     expectConfig(OWNER, REPO, ENABLED);
-    const posted: unknown[] = [];
-    githubApi()
-      .post(`/repos/${OWNER}/${REPO}/check-runs`, (body: unknown) => {
-        posted.push(body);
-        return true;
-      })
-      .reply(documentedReply(201, documentedExample('POST /repos/{owner}/{repo}/check-runs', 201) as object));
+    const posted = expectCheckRun(OWNER, REPO);
     await deliver(app, 'workflow_run', payload);
     expect(posted).toEqual([
       {

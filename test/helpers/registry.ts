@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { until } from './until.js';
 
 const run = promisify(execFile);
 
@@ -58,17 +59,15 @@ export class LocalRegistry {
   }
 
   private async ready(): Promise<void> {
-    for (let attempt = 0; attempt < 100; attempt++) {
+    const answers = async () => {
       if (this.child.exitCode !== null)
         throw new Error('docker-registry exited at start-up (is it installed?)');
-      const answered = await fetch(`http://${this.host}/v2/`).then(
+      return fetch(`http://${this.host}/v2/`).then(
         (response) => response.ok,
         () => false,
       );
-      if (answered) return;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error(`docker-registry did not answer on ${this.host}`);
+    };
+    await until(`docker-registry to answer on ${this.host}`, answers, { timeoutMs: 30_000, intervalMs: 100 });
   }
 }
 

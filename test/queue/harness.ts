@@ -49,6 +49,36 @@ export function workerPool() {
   };
 }
 
+/**
+ * `store` as a worker sees it, counting the moments it had nothing to give:
+ * claims that came back empty and waits for work begun (an idle worker, or
+ * a job refused a container slot). A test waits for one of these instead of
+ * sleeping to show that something did not happen.
+ */
+export function observed(store: JobStore): { store: JobStore; emptyClaims(): number; waits(): number } {
+  let emptyClaims = 0;
+  let waits = 0;
+  const seen: Partial<JobStore> = {
+    async claim(workerId) {
+      const lease = await store.claim(workerId);
+      if (lease === null) emptyClaims++;
+      return lease;
+    },
+    waitForWork(ms, signal) {
+      waits++;
+      return store.waitForWork(ms, signal);
+    },
+  };
+  const proxy = new Proxy(store, {
+    get(target, property) {
+      if (property in seen) return seen[property as keyof JobStore];
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { store: proxy, emptyClaims: () => emptyClaims, waits: () => waits };
+}
+
 /** Resolves when `signal` aborts, with its reason. */
 export function aborted(signal: AbortSignal): Promise<unknown> {
   return new Promise((resolve) => {

@@ -1,10 +1,19 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { JobCancelledError, LeaseLostError } from '../../src/errors/job-errors.js';
 import type { JobRequest } from '../../src/queue/job-request.js';
 import type { JobStore } from '../../src/queue/job-store.js';
+import { gate } from '../helpers/gate.js';
 import { until } from '../helpers/until.js';
-import { aborted, claimOne, result, type StoreHarness, TEST_LEASE_MS, workerPool } from './harness.js';
+import {
+  aborted,
+  claimOne,
+  observed,
+  result,
+  type StoreHarness,
+  TEST_LEASE_MS,
+  workerPool,
+} from './harness.js';
 import { failedRun, mention } from './requests.js';
 
 /**
@@ -153,11 +162,13 @@ export function queueContract(adapter: { durable: boolean }, makeHarness: () => 
   });
 
   it('runs one job at a time per repository and branch, and different branches side by side', async () => {
-    const store = await open();
+    const watched = observed(await open());
+    const store = watched.store;
     const live = new Map<string, number>();
     let overlapSameKey = 0;
     let peak = 0;
     let running = 0;
+    const sideBySide = gate();
     workers.start(
       store,
       async (job) => {
@@ -165,7 +176,7 @@ export function queueContract(adapter: { durable: boolean }, makeHarness: () => 
         live.set(key, (live.get(key) ?? 0) + 1);
         if (live.get(key)! > 1) overlapSameKey++;
         peak = Math.max(peak, ++running);
-        await sleep(120);
+        await sideBySide.opened;
         running--;
         live.set(key, live.get(key)! - 1);
         return result();
@@ -180,6 +191,12 @@ export function queueContract(adapter: { durable: boolean }, makeHarness: () => 
         failedRun('a', `c${index}`, 'other'),
       );
     for (const request of requests) await store.enqueue(request);
+    // One job of each key runs and holds on until the fourth, free slot has asked for one of the six
+    // waiting jobs and got none: the refusal is seen, not inferred from a quiet moment.
+    await until('one job of each key running at once', () => running === 3);
+    const refusals = watched.emptyClaims();
+    await until('the free slot to be refused a job of a busy key', () => watched.emptyClaims() > refusals);
+    sideBySide.open();
     await until('all nine jobs', async () => (await store.history()).length === 9);
     expect(overlapSameKey).toBe(0);
     expect(peak).toBe(3);
@@ -187,19 +204,20 @@ export function queueContract(adapter: { durable: boolean }, makeHarness: () => 
 
   it('keeps each worker to its concurrency and the host to its container cap', async () => {
     const first = await open();
-    const stores = [first, await second(first)];
+    const stores = [first, await second(first)].map(observed);
     const peaks = [0, 0];
     const live = [0, 0];
     let containers = 0;
     let containerPeak = 0;
-    stores.forEach((store, index) => {
+    const full = gate();
+    stores.forEach(({ store }, index) => {
       workers.start(
         store,
         async (_job, { guard, signal }) => {
           peaks[index] = Math.max(peaks[index]!, ++live[index]!);
           const release = await guard.containerSlot(signal);
           containerPeak = Math.max(containerPeak, ++containers);
-          await sleep(80);
+          await full.opened;
           containers--;
           await release();
           live[index]!--;
@@ -209,6 +227,16 @@ export function queueContract(adapter: { durable: boolean }, makeHarness: () => 
       );
     });
     for (let issue = 10; issue < 22; issue++) await first.enqueue(mention(issue));
+    // Both workers full hold the host's three slots until the fourth job has waited for one (a full
+    // worker never waits for work, so a wait begun now is that job's).
+    await until(
+      'two jobs on each worker and three containers',
+      () => live.every((jobs) => jobs === 2) && containers === 3,
+    );
+    const waits = () => stores.reduce((sum, store) => sum + store.waits(), 0);
+    const before = waits();
+    await until('the fourth job to wait for a container slot', () => waits() > before);
+    full.open();
     await until('all twelve jobs', async () => (await first.history()).length === 12);
     expect(peaks).toEqual([2, 2]);
     expect(containerPeak).toBe(3);
@@ -219,12 +247,13 @@ export function queueContract(adapter: { durable: boolean }, makeHarness: () => 
     const started: string[] = [];
     const handedBack: unknown[] = [];
     const [short, long, later] = [mention(1), mention(2), mention(3)];
+    const shortEnds = gate();
     const handler = async (
       job: { request: JobRequest; run: number },
       { signal }: { signal: AbortSignal },
     ) => {
       started.push(`${job.request.id}#${job.run}`);
-      if (job.request.id === short.id) await sleep(150);
+      if (job.request.id === short.id) await shortEnds.opened;
       if (job.request.id === long.id && job.run === 1) {
         handedBack.push(await aborted(signal));
         throw signal.reason;
@@ -236,7 +265,12 @@ export function queueContract(adapter: { durable: boolean }, makeHarness: () => 
     await store.enqueue(long);
     await until('both to start', () => started.length === 2);
     await store.enqueue(later);
-    expect(await first.stop(500)).toEqual({ finished: 1, handedBack: 1 });
+    const stopping = first.stop(2_000);
+    // stop() counts its running jobs within this turn (its loop is parked on a full worker): the short
+    // job ends just after that, well within the deadline, and the long one waits it out.
+    await nextTurn();
+    shortEnds.open();
+    expect(await stopping).toEqual({ finished: 1, handedBack: 1 });
     expect(handedBack[0]).toBeInstanceOf(LeaseLostError);
     expect(started).not.toContain(`${later.id}#1`);
     expect((await store.history()).map((record) => record.id)).toEqual([short.id]);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { SqliteJobStore } from '../../src/adapters/sqlite/sqlite-store.js';
 import type { JobStore } from '../../src/queue/job-store.js';
 import { until } from '../helpers/until.js';
-import { result, workerPool } from './harness.js';
+import { observed, result, workerPool } from './harness.js';
 import { queueContract } from './queue-contract.js';
 import { mention } from './requests.js';
 
@@ -33,18 +33,20 @@ describe('SqliteJobStore', () => {
     const app = new SqliteJobStore(join(dir, 'queue.db'));
     const other = new SqliteJobStore(join(dir, 'queue.db'));
     const workers = workerPool();
+    const worker = observed(other);
     const started: string[] = [];
     try {
       // A poll far longer than the test's own timeout: only the file watch can wake this worker.
       workers.start(
-        other,
+        worker.store,
         async (job) => {
           started.push(job.request.id);
           return result();
         },
         { pollMs: 600_000 },
       );
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // Enqueued once the worker found nothing and went to wait: its first claim cannot find the job.
+      await until('the worker to wait for work', () => worker.waits() > 0);
       const job = mention();
       await app.enqueue(job);
       await until('the other connection to start the job', () => started.includes(job.id));

@@ -71,8 +71,8 @@ describe('the help reply', () => {
     // The in-memory queue: these tests are about replies, and leave no queue file behind.
     vi.stubEnv('SELFDEBUG_QUEUE', 'memory');
     probot = createProbot(privateKey);
-    // No server here: the jobs page handler the app adds goes nowhere.
-    await probot.load(selfdebugApp, { cwd: process.cwd(), addHandler: () => {} });
+    // No server here: Probot's own addHandler refuses, and the App runs on without its HTTP pages.
+    await probot.load(selfdebugApp);
   });
 
   afterEach(() => {
@@ -167,7 +167,7 @@ describe('the help reply', () => {
   it('answers to the handle set in SELFDEBUG_HANDLE', async () => {
     vi.stubEnv('SELFDEBUG_HANDLE', 'fixbot');
     const custom = createProbot(privateKey);
-    await custom.load(selfdebugApp, { cwd: process.cwd(), addHandler: () => {} });
+    await custom.load(selfdebugApp);
     expectTokenRequest();
     const comment = nock('https://api.github.com')
       .post(commentsPath, (body: { body: string }) => body.body === helpText('fixbot'))

@@ -1,11 +1,12 @@
 import type { Redis } from 'ioredis';
 import { openJob } from '../../queue/job-record.js';
-import type { OpenJob } from '../../queue/job-store.js';
+import type { HistoryQuery, JobRecord, OpenJob } from '../../queue/job-store.js';
 import type { BullmqKeys, OpenEntry } from './bullmq-keys.js';
 
 /**
  * The read-only questions the jobs page and the cost ceiling ask of the
- * Redis queue: what is open now, and what an installation has spent.
+ * Redis queue: what is open now, what has finished, and what an
+ * installation has spent.
  */
 export async function listOpenJobs(redis: Redis, keys: BullmqKeys): Promise<OpenJob[]> {
   const entries = Object.entries(await redis.hgetall(keys.open)).map(
@@ -37,4 +38,18 @@ export async function spentSince(
 ): Promise<number> {
   const members = await redis.zrangebyscore(keys.spend(installationId), sinceMs, '+inf');
   return members.reduce((sum, member) => sum + Number(member.slice(member.lastIndexOf('|') + 1)), 0);
+}
+
+/** The finished jobs, newest first: ids scored by finishing time under `history`, records in `records`. */
+export async function readHistory(redis: Redis, keys: BullmqKeys, query: HistoryQuery): Promise<JobRecord[]> {
+  const limit = query.limit ?? 100;
+  const repository = query.repository?.toLowerCase();
+  const ids = await redis.zrevrange(keys.key('history'), 0, repository === undefined ? limit - 1 : -1);
+  if (ids.length === 0) return [];
+  const records = (await redis.hmget(keys.key('records'), ...ids))
+    .filter((text): text is string => text !== null)
+    .map((text) => JSON.parse(text) as JobRecord);
+  return records
+    .filter((record) => repository === undefined || record.repository.toLowerCase() === repository)
+    .slice(0, limit);
 }

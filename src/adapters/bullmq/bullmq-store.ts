@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { type Job, Queue, Worker } from 'bullmq';
+import { type Job, Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { QueueError } from '../../errors/job-errors.js';
-import { jobRecord } from '../../queue/job-record.js';
 import {
   issueNumberOf,
   type JobMatch,
@@ -28,9 +27,11 @@ import {
   type StoreOptions,
 } from '../../queue/job-store.js';
 import { WorkSignal } from '../../queue/work-signal.js';
+import { JobFetcher } from './bullmq-fetcher.js';
+import { finishUnleased } from './bullmq-finish.js';
 import { BullmqKeys, type OpenEntry } from './bullmq-keys.js';
 import { bullmqLease } from './bullmq-lease.js';
-import { listOpenJobs, spentSince } from './bullmq-queries.js';
+import { listOpenJobs, readHistory, spentSince } from './bullmq-queries.js';
 import { CLAIM, ENQUEUE, FLAG_CANCEL } from './redis-scripts.js';
 
 export interface BullmqStoreOptions extends StoreOptions {
@@ -57,14 +58,14 @@ export class BullmqJobStore implements JobStore {
   readonly leaseMs: number;
   private readonly queue: Queue;
   private readonly redis: Redis;
-  private worker: Worker | null = null;
+  private readonly fetcher: JobFetcher;
   private readonly maxRuns: number;
   private readonly retention: Retention;
   private readonly busyDelayMs: number;
   private readonly keys: BullmqKeys;
   private readonly signal = new WorkSignal();
 
-  constructor(private readonly options: BullmqStoreOptions) {
+  constructor(options: BullmqStoreOptions) {
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.maxRuns = options.maxRuns ?? DEFAULT_MAX_RUNS;
     this.retention = { ...DEFAULT_RETENTION, ...options.retention };
@@ -73,6 +74,7 @@ export class BullmqJobStore implements JobStore {
     const name = options.queueName ?? 'jobs';
     this.keys = new BullmqKeys(`${prefix}:${name}`, options.host ?? hostname());
     this.queue = new Queue(name, { connection: { url: options.url }, prefix });
+    this.fetcher = new JobFetcher({ queueName: name, url: options.url, prefix, leaseMs: this.leaseMs });
     this.redis = new Redis(options.url, { maxRetriesPerRequest: 3 });
     // Both clients reconnect on their own; an unhandled 'error' event would end the process instead.
     this.redis.on('error', () => {});
@@ -137,56 +139,69 @@ export class BullmqJobStore implements JobStore {
   }
 
   async claim(_workerId: string): Promise<Lease | null> {
-    const worker = await this.fetcher();
+    const worker = await this.fetcher.connect();
     // A few jobs may be set aside (their branch is busy) before one can run; the caller waits after that.
     for (let tries = 0; tries < 10; tries++) {
       const token = randomUUID();
-      const job = await this.guarded('claim', () => this.fetch(worker, token));
+      const job = await this.guarded('claim', () => this.fetcher.next(worker, token));
       if (!job?.id) return null;
-      const id = job.id;
-      const now = Date.now();
-      const reply = (await CLAIM.run(
-        this.redis,
-        [
-          this.keys.lock(id),
-          this.keys.open,
-          this.keys.meta(id),
-          this.keys.key(`done:${id}`),
-          this.keys.serial({
-            repository: repositoryKey(job.data.repository),
-            serialKey: serialKeyOf(job.data),
-          }),
-          this.keys.checkpoints(id),
-        ],
-        [id, token, this.leaseMs, this.maxRuns, now],
-      )) as string[];
-      const [state] = reply;
-      if (state === 'busy') {
-        await job.moveToDelayed(now + this.busyDelayMs, token).catch(() => {});
-        continue;
-      }
-      if (state === 'ok')
-        return bullmqLease({
-          redis: this.redis,
-          keys: this.keys,
-          leaseMs: this.leaseMs,
-          job,
-          token,
-          claim: reply,
-          finish: (record, entry) => this.keys.finish(this.redis, id, token, record, entry, this.retention),
-          notify: () => this.signal.notify(),
-        });
-      if (state === 'cancelled') await this.finish(job, token, resultWithout('cancelled', reply[1] ?? null));
-      if (state === 'abandoned')
-        await this.finish(
-          job,
-          token,
-          resultWithout('abandoned', `stopped after ${reply[1]} runs that never finished`),
-        );
-      // Done (or just finished above): BullMQ's copy goes too; if the lock was lost, the next claim ends up here again.
-      if (state !== 'lost') await job.moveToCompleted(null, token, false).catch(() => {});
+      const lease = await this.take(job, token);
+      if (lease !== null) return lease;
     }
     return null;
+  }
+
+  /** A fetched job's lease, or null when it was set aside (its branch is busy) or is over. */
+  private async take(job: Job<JobRequest>, token: string): Promise<Lease | null> {
+    const id = job.id!;
+    const now = Date.now();
+    const reply = await this.runClaim(job, token, now);
+    const [state] = reply;
+    if (state === 'busy') {
+      await job.moveToDelayed(now + this.busyDelayMs, token).catch(() => {});
+      return null;
+    }
+    if (state === 'ok')
+      return bullmqLease({
+        redis: this.redis,
+        keys: this.keys,
+        leaseMs: this.leaseMs,
+        job,
+        token,
+        claim: reply,
+        finish: (record, entry) => this.keys.finish(this.redis, id, token, record, entry, this.retention),
+        notify: () => this.signal.notify(),
+      });
+    if (state === 'cancelled') await this.finish(job, token, resultWithout('cancelled', reply[1] ?? null));
+    if (state === 'abandoned')
+      await this.finish(
+        job,
+        token,
+        resultWithout('abandoned', `stopped after ${reply[1]} runs that never finished`),
+      );
+    // Done (or just finished above): BullMQ's copy goes too; if the lock was lost, the next claim ends up here again.
+    if (state !== 'lost') await job.moveToCompleted(null, token, false).catch(() => {});
+    return null;
+  }
+
+  /** The CLAIM script on a fetched job: ok, busy, cancelled, abandoned, done or lost, then details. */
+  private async runClaim(job: Job<JobRequest>, token: string, now: number): Promise<string[]> {
+    const id = job.id!;
+    return (await CLAIM.run(
+      this.redis,
+      [
+        this.keys.lock(id),
+        this.keys.open,
+        this.keys.meta(id),
+        this.keys.key(`done:${id}`),
+        this.keys.serial({
+          repository: repositoryKey(job.data.repository),
+          serialKey: serialKeyOf(job.data),
+        }),
+        this.keys.checkpoints(id),
+      ],
+      [id, token, this.leaseMs, this.maxRuns, now],
+    )) as string[];
   }
 
   waitForWork(ms: number, signal?: AbortSignal): Promise<void> {
@@ -194,21 +209,8 @@ export class BullmqJobStore implements JobStore {
     return this.signal.wait(Math.min(ms, 100), signal);
   }
 
-  async history(query: HistoryQuery = {}): Promise<JobRecord[]> {
-    const limit = query.limit ?? 100;
-    const repository = query.repository?.toLowerCase();
-    const ids = await this.redis.zrevrange(
-      this.keys.key('history'),
-      0,
-      repository === undefined ? limit - 1 : -1,
-    );
-    if (ids.length === 0) return [];
-    const records = (await this.redis.hmget(this.keys.key('records'), ...ids))
-      .filter((text): text is string => text !== null)
-      .map((text) => JSON.parse(text) as JobRecord);
-    return records
-      .filter((record) => repository === undefined || record.repository.toLowerCase() === repository)
-      .slice(0, limit);
+  history(query: HistoryQuery = {}): Promise<JobRecord[]> {
+    return readHistory(this.redis, this.keys, query);
   }
 
   async counts(): Promise<{ waiting: number; running: number }> {
@@ -229,7 +231,7 @@ export class BullmqJobStore implements JobStore {
 
   async close(): Promise<void> {
     this.signal.notify();
-    await this.worker?.close(true);
+    await this.fetcher.close();
     await this.queue.close();
     this.redis.disconnect();
   }
@@ -253,38 +255,6 @@ export class BullmqJobStore implements JobStore {
     });
   }
 
-  /**
-   * BullMQ's blocking fetch, again while it comes back at once with nothing:
-   * wake-ups left over from the jobs taken earlier end the first waits early
-   * (two per job, measured), and returning then would make the worker sleep.
-   */
-  private async fetch(worker: Worker, token: string): Promise<Job<JobRequest> | undefined> {
-    for (let quick = 0; quick < 4; quick++) {
-      const started = Date.now();
-      const job = (await worker.getNextJob(token, { block: true })) as Job<JobRequest> | undefined;
-      if (job || Date.now() - started > 50) return job;
-    }
-    return undefined;
-  }
-
-  /** The BullMQ worker, made on the first claim so web processes never hold a blocking connection. */
-  private async fetcher(): Promise<Worker> {
-    if (this.worker) return this.worker;
-    const worker = new Worker(this.queue.name, null, {
-      connection: { url: this.options.url },
-      prefix: this.options.prefix ?? 'selfdebug',
-      lockDuration: this.leaseMs,
-      stalledInterval: this.leaseMs,
-      // Runs are counted (and capped) by the CLAIM script, which also counts hand-backs apart.
-      maxStalledCount: Number.MAX_SAFE_INTEGER,
-      drainDelay: 1,
-    });
-    worker.on('error', () => {});
-    this.worker = worker;
-    await worker.startStalledCheckTimer();
-    return worker;
-  }
-
   private async cancelWhere(matches: (entry: OpenEntry) => boolean, reason: string): Promise<number> {
     const open = await this.redis.hgetall(this.keys.open);
     let count = 0;
@@ -295,16 +265,13 @@ export class BullmqJobStore implements JobStore {
         continue;
       count++;
       // Waiting or delayed jobs go now; a running one is locked and sees the flag at its next renewal.
-      if ((await this.queue.remove(id)) === 1) {
-        const meta = await this.redis.hgetall(this.keys.meta(id));
-        const record = jobRecord(entry.request, resultWithout('cancelled', reason), {
-          enqueuedAt: entry.enqueuedAt,
-          startedAt: meta.startedAt ? Number(meta.startedAt) : null,
-          finishedAt: Date.now(),
-          runs: Number(meta.runs ?? 0),
+      if ((await this.queue.remove(id)) === 1)
+        await finishUnleased(this.redis, this.keys, this.retention, {
+          id,
+          token: '',
+          entry,
+          result: resultWithout('cancelled', reason),
         });
-        await this.keys.finish(this.redis, id, '', record, entry, this.retention);
-      }
     }
     if (count > 0) this.signal.notify();
     return count;
@@ -315,14 +282,7 @@ export class BullmqJobStore implements JobStore {
     const text = await this.redis.hget(this.keys.open, id);
     if (text === null) return;
     const entry = JSON.parse(text) as OpenEntry;
-    const meta = await this.redis.hgetall(this.keys.meta(id));
-    const record = jobRecord(entry.request, result, {
-      enqueuedAt: entry.enqueuedAt,
-      startedAt: meta.startedAt ? Number(meta.startedAt) : null,
-      finishedAt: Date.now(),
-      runs: Number(meta.runs ?? 0),
-    });
-    await this.keys.finish(this.redis, id, token, record, entry, this.retention);
+    await finishUnleased(this.redis, this.keys, this.retention, { id, token, entry, result });
   }
 
   private async guarded<T>(what: string, action: () => Promise<T>): Promise<T> {

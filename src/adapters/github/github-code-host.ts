@@ -12,6 +12,7 @@ import type {
 import { GitHubNotFoundError } from '../../errors/github-errors.js';
 import { reconnectingFetch } from '../http/reconnecting-fetch.js';
 import { checkRunRequests, type GitHubCheckOutput } from './check-run-payload.js';
+import { listFailedJobs } from './failed-jobs.js';
 import { readFileContent } from './file-content.js';
 import { streamJobLog } from './job-log.js';
 import { mapGitHubError } from './map-github-error.js';
@@ -257,27 +258,10 @@ export class GitHubCodeHost implements CodeHost {
     }
   }
 
-  async failedJobs(runId: number): Promise<WorkflowJob[]> {
-    const jobs = await this.call(`listing the jobs of workflow run ${runId} in ${this.fullName}`, () =>
-      this.octokit.paginate(this.octokit.rest.actions.listJobsForWorkflowRun, {
-        ...this.repository,
-        run_id: runId,
-        filter: 'latest',
-        per_page: PAGE_SIZE,
-      }),
+  failedJobs(runId: number): Promise<WorkflowJob[]> {
+    return this.call(`listing the jobs of workflow run ${runId} in ${this.fullName}`, () =>
+      listFailedJobs(this.octokit, this.repository, runId, PAGE_SIZE),
     );
-    return jobs
-      .filter((job) => job.conclusion === 'failure')
-      .map((job) => ({
-        id: job.id,
-        name: job.name,
-        conclusion: job.conclusion,
-        steps: (job.steps ?? []).map((step) => ({
-          number: step.number,
-          name: step.name,
-          conclusion: step.conclusion,
-        })),
-      }));
   }
 
   jobLog(jobId: number): Promise<Readable> {

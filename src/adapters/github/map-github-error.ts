@@ -33,62 +33,73 @@ export function mapGitHubError(error: unknown, action: string): SelfdebugError {
     });
   }
 
-  const status = error.status;
   const headers = error.response?.headers ?? {};
-  const said = serverText(error.response?.data);
   const requestId = header(headers, 'x-github-request-id');
-  const reference = requestId === undefined ? '' : ` GitHub request id: ${requestId}.`;
-  const common = { cause: error, status, ...(requestId === undefined ? {} : { requestId }) };
+  const answer: HttpAnswer = {
+    status: error.status,
+    headers,
+    said: serverText(error.response?.data),
+    reference: requestId === undefined ? '' : ` GitHub request id: ${requestId}.`,
+    common: { cause: error, status: error.status, ...(requestId === undefined ? {} : { requestId }) },
+  };
+  const rateLimit = rateLimitWait(error.status, headers);
+  if (rateLimit !== undefined) return rateLimited(answer, action, rateLimit.seconds);
+  return statusError(answer, action);
+}
 
-  const rateLimit = rateLimitWait(status, headers);
-  if (rateLimit !== undefined) {
-    const wait = rateLimit.seconds === undefined ? 'a while' : `${rateLimit.seconds} s`;
-    return new GitHubApiError(
-      `GitHub rate-limited the App while ${action} (HTTP ${status}${said}).${reference} ` +
-        `Wait ${wait} and try again; if it keeps happening, run fewer jobs at once.`,
-      {
-        ...common,
-        retryable: true,
-        ...(rateLimit.seconds === undefined ? {} : { retryAfterSeconds: rateLimit.seconds }),
-      },
-    );
-  }
-  if (status === 404) {
+/** What GitHub answered, as the messages quote it: its words and its request id, each maybe ''. */
+interface HttpAnswer {
+  status: number;
+  headers: Record<string, string | number | undefined>;
+  said: string;
+  reference: string;
+  /** The options every error of this answer carries. */
+  common: { cause: unknown; status: number; requestId?: string };
+}
+
+function rateLimited(answer: HttpAnswer, action: string, seconds: number | undefined): SelfdebugError {
+  const { status, said, reference, common } = answer;
+  const wait = seconds === undefined ? 'a while' : `${seconds} s`;
+  return new GitHubApiError(
+    `GitHub rate-limited the App while ${action} (HTTP ${status}${said}).${reference} ` +
+      `Wait ${wait} and try again; if it keeps happening, run fewer jobs at once.`,
+    { ...common, retryable: true, ...(seconds === undefined ? {} : { retryAfterSeconds: seconds }) },
+  );
+}
+
+function statusError(answer: HttpAnswer, action: string): SelfdebugError {
+  const { status, said, reference, common } = answer;
+  if (status === 404)
     return new GitHubNotFoundError(
       `GitHub found nothing while ${action} (HTTP 404${said}).${reference} Check that it exists and that the ` +
         'App is installed on the repository with access to it.',
       common,
     );
-  }
-  if (status === 401) {
+  if (status === 401)
     return new GitHubApiError(
       `GitHub refused the App's credentials while ${action} (HTTP 401${said}).${reference} Check the App ID ` +
         'and private key, and that the App is still installed.',
       common,
     );
-  }
-  if (status === 403) {
+  if (status === 403)
     return new GitHubApiError(
-      `GitHub refused ${action} (HTTP 403${said}): the App lacks ${neededPermission(headers)}.${reference} Accept the new ` +
+      `GitHub refused ${action} (HTTP 403${said}): the App lacks ${neededPermission(answer.headers)}.${reference} Accept the new ` +
         "permissions in the installation settings (the organisation's or your Settings → Applications → " +
         'selfdebug → Configure), or check the branch protection and repository rules.',
       common,
     );
-  }
-  if (status === 422 || status === 409 || status === 410) {
+  if (status === 422 || status === 409 || status === 410)
     return new GitHubApiError(
       `GitHub rejected ${action} (HTTP ${status}${said}).${reference} Check the values it names (branch, ` +
         'SHA, label, pull request) still exist and are allowed; if they do, report this as a selfdebug bug.',
       common,
     );
-  }
-  if (status >= 500) {
+  if (status >= 500)
     return new GitHubApiError(
       `GitHub failed while ${action} (HTTP ${status}${said}).${reference} This is usually temporary: try ` +
         'again later, and check https://www.githubstatus.com if it persists.',
       { ...common, retryable: true },
     );
-  }
   return new GitHubApiError(
     `GitHub answered HTTP ${status}${said} while ${action}.${reference} Try again; if it persists, report this ` +
       'as a selfdebug bug.',

@@ -19,13 +19,33 @@ export interface FailureContext {
 
 const SERVER_TEXT_LIMIT = 500;
 
+/** How a failure message names the server and the tries, and whether the failure may pass. */
+interface CallWords {
+  server: string;
+  tries: string;
+  retryable: boolean;
+}
+
 /** Turns the SDK's failure after our own retries into one of our typed errors. */
 export function mapOpenAIError(error: unknown, context: FailureContext): SelfdebugError {
   if (error instanceof SelfdebugError) return error;
-  const server = `the model server at ${context.baseUrl}`;
-  const tries = `${context.tries} ${context.tries === 1 ? 'try' : 'tries'}`;
-  const retryable = isRetryable(error);
+  const call: CallWords = {
+    server: `the model server at ${context.baseUrl}`,
+    tries: `${context.tries} ${context.tries === 1 ? 'try' : 'tries'}`,
+    retryable: isRetryable(error),
+  };
+  const transport = transportError(error, context, call);
+  if (transport !== null) return transport;
+  if (!(error instanceof APIError) || error.status === undefined) {
+    const message = redact(error instanceof Error ? error.message : String(error), context.apiKey);
+    return new ModelApiError(`Calling ${call.server} failed: ${message}`, { cause: error, retryable: false });
+  }
+  return statusError(error, error.status, context, call);
+}
 
+/** A call that got no full answer: silent or too slow a server, or no connection. Null for anything else. */
+function transportError(error: unknown, context: FailureContext, call: CallWords): SelfdebugError | null {
+  const { server, tries, retryable } = call;
   if (error instanceof CallDeadlineError && error.kind === 'idle') {
     return new ModelApiError(
       `${capitalise(server)} went silent for ${error.seconds} s in the middle of a call (${tries}). ` +
@@ -48,7 +68,7 @@ export function mapOpenAIError(error: unknown, context: FailureContext): Selfdeb
       { cause: error, retryable },
     );
   }
-  if (error instanceof APIConnectionError) {
+  if (error instanceof APIConnectionError)
     return new ModelUnreachableError(
       `Could not reach ${server} (${connectionReason(error)}) after ${tries}.`,
       {
@@ -56,56 +76,63 @@ export function mapOpenAIError(error: unknown, context: FailureContext): Selfdeb
         retryable,
       },
     );
-  }
-  if (!(error instanceof APIError) || error.status === undefined) {
-    const message = redact(error instanceof Error ? error.message : String(error), context.apiKey);
-    return new ModelApiError(`Calling ${server} failed: ${message}`, { cause: error, retryable: false });
-  }
+  return null;
+}
 
-  const status = error.status;
+/** An HTTP error status: a refused key or model, rate limits and quota, a wrong URL, an unsupported request. */
+function statusError(
+  error: APIError,
+  status: number,
+  context: FailureContext,
+  call: CallWords,
+): SelfdebugError {
+  const server = capitalise(call.server);
   const said = serverText(error, context.apiKey);
   const requestId = error.requestID ? ` Request id: ${error.requestID}.` : '';
   if (status === 401 || status === 403) {
     // No cause: the SDK error carries the server's words, and some servers quote part of the key.
     const refusal = status === 401 ? 'refused the API key' : `refused access to model "${context.model}"`;
     return new ModelAuthError(
-      `${capitalise(server)} ${refusal} (HTTP ${status}${said}).${requestId} ` +
+      `${server} ${refusal} (HTTP ${status}${said}).${requestId} ` +
         `Check the key in ${apiKeyVariables} and that it may use model "${context.model}".`,
     );
   }
-  const options = { cause: error, retryable, status };
-  if (status === 429 && retryable) {
-    return new ModelApiError(
-      `${capitalise(server)} was still rate limiting after ${tries} (HTTP 429${said}).${requestId} ` +
-        'Wait and try again, run fewer jobs at once, or raise SELFDEBUG_MODEL_MAX_RETRIES.',
-      options,
+  const message = statusMessage(status, { said, requestId }, context, { ...call, server });
+  return new ModelApiError(message, { cause: error, retryable: call.retryable, status });
+}
+
+/** The message for any other status; `answer` holds what the server said and its request id, each maybe ''. */
+function statusMessage(
+  status: number,
+  answer: { said: string; requestId: string },
+  context: FailureContext,
+  call: CallWords,
+): string {
+  const { server, tries, retryable } = call;
+  const { said, requestId } = answer;
+  if (status === 429 && retryable)
+    return (
+      `${server} was still rate limiting after ${tries} (HTTP 429${said}).${requestId} ` +
+      'Wait and try again, run fewer jobs at once, or raise SELFDEBUG_MODEL_MAX_RETRIES.'
     );
-  }
-  if (status === 429) {
-    return new ModelApiError(
-      `${capitalise(server)} refused the request for quota reasons (HTTP 429${said}).${requestId} ` +
-        `Check the plan and billing of the account behind ${apiKeyVariables}.`,
-      options,
+  if (status === 429)
+    return (
+      `${server} refused the request for quota reasons (HTTP 429${said}).${requestId} ` +
+      `Check the plan and billing of the account behind ${apiKeyVariables}.`
     );
-  }
-  if (retryable) {
-    return new ModelApiError(
-      `${capitalise(server)} did not answer successfully after ${tries} (last: HTTP ${status}${said}).` +
-        `${requestId} Try again later, or raise SELFDEBUG_MODEL_MAX_RETRIES.`,
-      options,
+  if (retryable)
+    return (
+      `${server} did not answer successfully after ${tries} (last: HTTP ${status}${said}).` +
+      `${requestId} Try again later, or raise SELFDEBUG_MODEL_MAX_RETRIES.`
     );
-  }
-  if (status === 404) {
-    return new ModelApiError(
-      `${capitalise(server)} answered HTTP 404${said}.${requestId} Check SELFDEBUG_MODEL ("${context.model}") ` +
-        'and SELFDEBUG_MODEL_BASE_URL (it usually ends in /v1).',
-      options,
+  if (status === 404)
+    return (
+      `${server} answered HTTP 404${said}.${requestId} Check SELFDEBUG_MODEL ("${context.model}") ` +
+      'and SELFDEBUG_MODEL_BASE_URL (it usually ends in /v1).'
     );
-  }
-  return new ModelApiError(
-    `${capitalise(server)} rejected the request (HTTP ${status}${said}).${requestId} ` +
-      `The model "${context.model}" may lack a feature selfdebug uses (tools, JSON output); try another SELFDEBUG_MODEL.`,
-    options,
+  return (
+    `${server} rejected the request (HTTP ${status}${said}).${requestId} ` +
+    `The model "${context.model}" may lack a feature selfdebug uses (tools, JSON output); try another SELFDEBUG_MODEL.`
   );
 }
 

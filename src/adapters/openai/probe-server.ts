@@ -1,6 +1,7 @@
 import { SelfdebugError } from '../../errors/index.js';
 import { MINIMUM_CONTEXT_TOKENS, promptTokenBudgetFor } from '../../model/context-window.js';
 import type { ModelResponse } from '../../model/language-model.js';
+import type { ServerFacts } from './discover-context.js';
 import type { OpenAIChatModel } from './openai-chat-model.js';
 
 /** One line of `selfdebug doctor --model`. */
@@ -46,8 +47,6 @@ export async function probeModelServer(
 ): Promise<ProbeCheck[]> {
   const now = options.now ?? (() => performance.now());
   const signal = options.signal;
-  const checks: ProbeCheck[] = [];
-
   const started = now();
   let plain: ModelResponse;
   try {
@@ -57,53 +56,61 @@ export async function probeModelServer(
       ...(signal ? { signal } : {}),
     });
   } catch (error) {
-    // A server that lists its models but not ours answered; the model name is what to fix.
-    const facts = await model.serverFacts(signal);
-    if (facts.listed === 'not-listed') {
-      checks.push({ name: 'reachable', ok: true, detail: 'GET /models answered', blocking: false });
-      checks.push(notListed(model.model, facts.models, true));
-      return checks;
-    }
-    checks.push({
-      name: 'reachable',
-      ok: false,
-      detail: 'no answer to a one-line request',
-      fix: error instanceof SelfdebugError || error instanceof Error ? error.message : String(error),
-      blocking: true,
-    });
-    return checks;
+    return unreachable(model, error, signal);
   }
   const seconds = Math.max((now() - started) / 1000, 0.001);
-  checks.push({
+  const reachable: ProbeCheck = {
     name: 'reachable',
     ok: true,
     detail: `answered in ${formatSeconds(seconds)}`,
     blocking: false,
-  });
-
+  };
   const facts = await model.serverFacts(signal);
-  if (facts.listed === 'listed') {
-    checks.push({
-      name: 'model listed',
-      ok: true,
-      detail: `GET /models lists "${model.model}"`,
-      blocking: false,
-    });
-  } else if (facts.listed === 'not-listed') {
-    // It answered anyway (llama.cpp serves its one model whatever the request names).
-    checks.push(notListed(model.model, facts.models, false));
-  } else {
-    checks.push({
-      name: 'model listed',
-      ok: undefined,
-      detail: 'the server has no model list; not checked',
-      blocking: false,
-    });
-  }
+  return [
+    reachable,
+    listedCheck(model.model, facts),
+    await toolsCheck(model, signal),
+    await jsonSchemaCheck(model, signal),
+    await contextCheck(model, facts, signal),
+    speedCheck(plain, seconds),
+  ];
+}
 
-  checks.push(await toolsCheck(model, signal));
-  checks.push(await jsonSchemaCheck(model, signal));
+/** No answer to the first request: a model name to fix when the server lists others, else the server. */
+async function unreachable(
+  model: OpenAIChatModel,
+  error: unknown,
+  signal: AbortSignal | undefined,
+): Promise<ProbeCheck[]> {
+  // A server that lists its models but not ours answered; the model name is what to fix.
+  const facts = await model.serverFacts(signal);
+  if (facts.listed === 'not-listed')
+    return [
+      { name: 'reachable', ok: true, detail: 'GET /models answered', blocking: false },
+      notListed(model.model, facts.models, true),
+    ];
+  const fix = error instanceof SelfdebugError || error instanceof Error ? error.message : String(error);
+  return [{ name: 'reachable', ok: false, detail: 'no answer to a one-line request', fix, blocking: true }];
+}
 
+function listedCheck(name: string, facts: ServerFacts): ProbeCheck {
+  if (facts.listed === 'listed')
+    return { name: 'model listed', ok: true, detail: `GET /models lists "${name}"`, blocking: false };
+  // It answered anyway (llama.cpp serves its one model whatever the request names).
+  if (facts.listed === 'not-listed') return notListed(name, facts.models, false);
+  return {
+    name: 'model listed',
+    ok: undefined,
+    detail: 'the server has no model list; not checked',
+    blocking: false,
+  };
+}
+
+async function contextCheck(
+  model: OpenAIChatModel,
+  facts: ServerFacts,
+  signal: AbortSignal | undefined,
+): Promise<ProbeCheck> {
   const window = await model.window(signal);
   const budget = promptTokenBudgetFor(window.contextTokens, window.outputTokens);
   const where =
@@ -112,30 +119,30 @@ export async function probeModelServer(
       : window.source === 'config'
         ? 'SELFDEBUG_MODEL_CONTEXT_TOKENS'
         : 'the server does not say; assumed';
-  const sizes = `prompts up to ${budget}, answers up to ${window.outputTokens}`;
-  if (window.contextTokens < MINIMUM_CONTEXT_TOKENS) {
-    checks.push({
+  if (window.contextTokens < MINIMUM_CONTEXT_TOKENS)
+    return {
       name: 'context length',
       ok: false,
       detail: `${window.contextTokens} tokens (${where})`,
       fix: `start the server with a window of at least ${MINIMUM_CONTEXT_TOKENS} tokens (llama.cpp -c, vLLM --max-model-len, Ollama OLLAMA_CONTEXT_LENGTH)`,
       blocking: true,
-    });
-  } else {
-    checks.push({
-      name: 'context length',
-      ok: window.source === 'default' ? undefined : true,
-      detail: `${window.contextTokens} tokens (${where}): ${sizes}`,
-      ...(window.source === 'default'
-        ? { fix: 'set SELFDEBUG_MODEL_CONTEXT_TOKENS (or model.context_tokens) if the window is smaller' }
-        : {}),
-      blocking: false,
-    });
-  }
+    };
+  return {
+    name: 'context length',
+    ok: window.source === 'default' ? undefined : true,
+    detail: `${window.contextTokens} tokens (${where}): prompts up to ${budget}, answers up to ${window.outputTokens}`,
+    ...(window.source === 'default'
+      ? { fix: 'set SELFDEBUG_MODEL_CONTEXT_TOKENS (or model.context_tokens) if the window is smaller' }
+      : {}),
+    blocking: false,
+  };
+}
 
+/** The first answer's speed, prompt included. */
+function speedCheck(plain: ModelResponse, seconds: number): ProbeCheck {
   const tokens = plain.usage.completionTokens;
   const rate = tokens / seconds;
-  checks.push({
+  return {
     name: 'tokens/s',
     ok: rate >= 2,
     detail: `~${rate >= 10 ? Math.round(rate) : rate.toFixed(1)} (${tokens}${plain.usageEstimated ? ' estimated' : ''} tokens in ${formatSeconds(seconds)}, prompt included)`,
@@ -145,8 +152,7 @@ export async function probeModelServer(
         }
       : {}),
     blocking: false,
-  });
-  return checks;
+  };
 }
 
 async function toolsCheck(model: OpenAIChatModel, signal: AbortSignal | undefined): Promise<ProbeCheck> {

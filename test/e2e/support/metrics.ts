@@ -1,3 +1,4 @@
+import { until } from '../../helpers/until.js';
 import type { Child } from './processes.js';
 
 /**
@@ -7,15 +8,18 @@ import type { Child } from './processes.js';
 
 /** Waits for the worker's "metrics at http://…/metrics" line (it asked for port 0, so the system chose). */
 export async function metricsUrlOf(worker: Child, timeoutMs = 60_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const match = /metrics at (http:\/\/[\w.:[\]]+\/metrics)/.exec(worker.output);
-    if (match) return match[1]!;
-    if (!worker.running) throw new Error(`${worker.name} exited before serving metrics\n${worker.tail()}`);
-    if (Date.now() > deadline)
-      throw new Error(`${worker.name} served no metrics within ${timeoutMs} ms\n${worker.tail()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  let url: string | undefined;
+  await until(
+    `${worker.name} to serve metrics`,
+    () => {
+      url = /metrics at (http:\/\/[\w.:[\]]+\/metrics)/.exec(worker.output)?.[1];
+      if (url === undefined && !worker.running)
+        throw new Error(`${worker.name} exited before serving metrics\n${worker.tail()}`);
+      return url !== undefined;
+    },
+    { timeoutMs, intervalMs: 100, context: () => worker.tail() },
+  );
+  return url!;
 }
 
 export async function scrape(url: string): Promise<{ status: number; contentType: string; text: string }> {

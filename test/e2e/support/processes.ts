@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { until } from '../../helpers/until.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const APP_MAIN = fileURLToPath(new URL('./app-main.ts', import.meta.url));
@@ -117,20 +118,24 @@ export class AppProcess {
       SELFDEBUG_IN_PROCESS_WORKER: options.inProcessWorker ? 'true' : 'false',
     });
     const url = `http://127.0.0.1:${port}`;
-    const deadline = Date.now() + 60_000;
-    for (;;) {
+    const answers = async () => {
       if (!child.running) throw new Error(`the App exited at start-up\n${child.tail()}`);
-      const ready = await requestOnce(`${url}/ping`, 'GET', {}, '').then(
+      return requestOnce(`${url}/ping`, 'GET', {}, '').then(
         (response) => response.status === 200,
         () => false,
       );
-      if (ready) return new AppProcess(child, url, settings.webhookSecret);
-      if (Date.now() > deadline) {
-        await child.stop('SIGKILL');
-        throw new Error(`the App did not answer /ping within 60 s\n${child.tail()}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 200));
+    };
+    try {
+      await until('the App to answer /ping', answers, {
+        timeoutMs: 60_000,
+        intervalMs: 200,
+        context: () => child.tail(),
+      });
+    } catch (error) {
+      await child.stop('SIGKILL');
+      throw error;
     }
+    return new AppProcess(child, url, settings.webhookSecret);
   }
 
   /** POSTs a signed delivery as GitHub does; returns the status and how long the answer took. */
