@@ -1,5 +1,6 @@
 import { CandidateStore } from './candidate-store.js';
-import { type CiMarker, type CiSystem, ciMarker, type StepPhase, shellOf } from './ci-format.js';
+import { type CiMarker, type CiSystem, type StepPhase, shellOf } from './ci-format.js';
+import { ciMarker } from './ci-markers.js';
 import { FailureListing } from './failure-listing.js';
 import { BARE_VERDICT, classify, isListingHeader, type LineClass } from './line-kinds.js';
 import { codeFrameWeight, frameOrigin, shapeOf } from './line-shape.js';

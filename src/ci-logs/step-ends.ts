@@ -1,4 +1,5 @@
-import { type CiSystem, ciMarker } from './ci-format.js';
+import type { CiSystem } from './ci-format.js';
+import { ciMarker } from './ci-markers.js';
 import { LineRing, type RingSnapshot, snapshotLines } from './line-ring.js';
 import { ownCopy, showLine, stripLine } from './line-text.js';
 import { failingStepOf, type StepEnd, type StepRecord } from './select-lines.js';
