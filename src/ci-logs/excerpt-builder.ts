@@ -1,12 +1,13 @@
 import { CandidateStore } from './candidate-store.js';
 import { type CiMarker, type CiSystem, type StepPhase, shellOf } from './ci-format.js';
 import { ciMarker } from './ci-markers.js';
+import { CloseReading } from './close-reading.js';
 import { FailureListing } from './failure-listing.js';
 import { BARE_VERDICT, classify, isListingHeader, type LineClass } from './line-kinds.js';
-import { codeFrameWeight, frameOrigin, shapeOf } from './line-shape.js';
+import { shapeOf } from './line-shape.js';
 import { showLine, stripLine } from './line-text.js';
 import type { LineHandler } from './log-lines.js';
-import { type LogExcerpt, type StepRecord, selectLines } from './select-lines.js';
+import { type LogExcerpt, newStep, type StepRecord, selectLines } from './select-lines.js';
 import { StepEnds } from './step-ends.js';
 
 /**
@@ -24,12 +25,7 @@ const CONTEXT_AFTER = 8;
 const GITLAB_ECHO = '\x1b[32;1m$ ';
 const HEADER_LIMIT = 200;
 const SCRIPT_LIMIT = 200;
-/** After an error line, this many more lines are read closely (stack frames, messages). */
-const FOLLOW_LINES = 3;
-const MAX_FOLLOWED_FRAMES = 16;
-const MAX_FOLLOWED_FRAMES_NEWEST_LAST = 200;
 const MAX_STEPS = 5000;
-const MAX_CODE_FRAME_LINES = 12;
 /** Lines after a failing test's verdict that count as its details (pytest quotes long tracebacks). */
 const ATTACHED_LINES = 200;
 /** Lighter lines could never reach an excerpt (see MIN_SCORE), so they are not stored. */
@@ -50,13 +46,8 @@ export class ExcerptBuilder implements LineHandler {
   private afterTimeStart = false;
   private head: { raw: string; number: number }[] | null = [];
   private headerLines = -1;
-  private followUntil = 0;
-  private followWeight = 0;
-  private traceRepositoryFrames = 0;
-  private traceFrames = 0;
+  private readonly reading = new CloseReading();
   private attachedUntil = 0;
-  private lastFrame = 0;
-  private codeFrameLines = 0;
 
   constructor(
     private readonly maxLines: number,
@@ -71,7 +62,7 @@ export class ExcerptBuilder implements LineHandler {
       if (this.head.length < this.maxLines) this.head.push({ raw: text.slice(start, end), number });
       else this.head = null;
     }
-    if (flagged || number <= this.followUntil || this.readingScript || this.listing.open || this.titleNext) {
+    if (flagged || this.reading.wants(number) || this.readingScript || this.listing.open || this.titleNext) {
       this.inspect(text.slice(start, end), number, flagged);
     } else if (number <= this.contextUntil && this.ends.wantsContext(this.steps)) {
       this.ends.addContextLine(this.steps, text.slice(start, end), number);
@@ -108,7 +99,6 @@ export class ExcerptBuilder implements LineHandler {
 
   private inspect(raw: string, number: number, flagged: boolean): void {
     const text = stripLine(raw);
-    const step = this.steps.length - 1;
     const echoed =
       (this.system === 'travis' && this.afterTimeStart) ||
       (this.system === 'gitlab' && raw.includes(GITLAB_ECHO));
@@ -126,12 +116,23 @@ export class ExcerptBuilder implements LineHandler {
       return;
     }
     if (this.titleNext) {
-      if (text.trim().length === 0) return;
-      this.titleNext = false;
-      this.current.title = showLine(text.trim());
-      this.current.script.push(this.current.title);
+      this.readTitle(text);
       return;
     }
+    this.weigh(raw, text, number, flagged);
+  }
+
+  /** CircleCI: the first line after the step's shebang is its command, and its title. */
+  private readTitle(text: string): void {
+    if (text.trim().length === 0) return;
+    this.titleNext = false;
+    this.current.title = showLine(text.trim());
+    this.current.script.push(this.current.title);
+  }
+
+  /** An output line: classified, weighed, and stored with its context if it may explain the failure. */
+  private weigh(raw: string, text: string, number: number, flagged: boolean): void {
+    const step = this.steps.length - 1;
     const shape = shapeOf(text);
     let found: LineClass = classify(shape, flagged);
     if (isListingHeader(shape.core)) {
@@ -140,34 +141,7 @@ export class ExcerptBuilder implements LineHandler {
     } else if (this.listing.open) {
       found = this.listing.read(shape, found);
     }
-    let weight = found.weight;
-    const origin = found.weight < 50 ? frameOrigin(shape.core) : null;
-    if (origin) {
-      const newestLast = shape.core.startsWith('File "');
-      weight = this.frameWeight(origin, newestLast);
-      this.lastFrame = number;
-      // Deep frames of a long trace are runtime plumbing: stop reading closely after a few,
-      // unless the trace ends with the newest frame, next to the exception.
-      if (this.traceFrames <= (newestLast ? MAX_FOLLOWED_FRAMES_NEWEST_LAST : MAX_FOLLOWED_FRAMES)) {
-        this.followUntil = Math.max(this.followUntil, number + FOLLOW_LINES);
-        // The source line a Python frame quotes next ranks with its frame.
-        this.followWeight = weight * 0.8;
-      }
-    } else {
-      if (shape.core.length > 0 && number !== this.lastFrame + 1) {
-        this.traceFrames = 0;
-        this.traceRepositoryFrames = 0;
-      }
-      if (number <= this.followUntil && found.kind !== 'noise' && shape.core.length > 0) {
-        weight = Math.max(weight, this.followWeight);
-        // A compiler's quote of the source, under its error: read on while the gutter goes on.
-        const quoted = codeFrameWeight(shape.core);
-        if (quoted > 0 && this.codeFrameLines++ < MAX_CODE_FRAME_LINES) {
-          weight = Math.max(found.weight, quoted);
-          this.followUntil = Math.max(this.followUntil, number + 2);
-        }
-      }
-    }
+    const weight = this.reading.weigh(shape, found, number);
     if (found === BARE_VERDICT) {
       // A bare verdict (`FAILED`, `Caused an ERROR`) names no test: the line before it does.
       this.addFromRing(number - 1, 88, step, true);
@@ -182,7 +156,7 @@ export class ExcerptBuilder implements LineHandler {
     const attached = number <= this.attachedUntil || this.listing.open;
     this.store.add({ number, text: showLine(text), weight, kind: found.kind, step, attached });
     if (weight >= 50 && found.kind !== 'plain') {
-      this.codeFrameLines = 0;
+      this.reading.evidenceKept();
       this.addContext(number, weight, found, step, shape.core);
       this.surround(number);
     }
@@ -199,10 +173,7 @@ export class ExcerptBuilder implements LineHandler {
     // A verdict's message follows it after a blank line or two (jest: `expect(…)`, `Expected:`, `Received:`).
     const after = core === '* What went wrong:' ? 4 : banner ? 0 : found.kind === 'test' ? 6 : 2;
     const afterWeight = core === '* What went wrong:' ? 70 : Math.min(35, weight * 0.4);
-    if (number + after > this.followUntil || afterWeight > this.followWeight) {
-      this.followUntil = number + after;
-      this.followWeight = afterWeight;
-    }
+    this.reading.follow(number, after, afterWeight);
   }
 
   private addFromRing(number: number, weight: number, step: number, attached: boolean): void {
@@ -237,38 +208,11 @@ export class ExcerptBuilder implements LineHandler {
     }
   }
 
-  /**
-   * Most runtimes print the newest frame first, so a trace's first repository frames
-   * matter most. Python prints it last, right above the exception: there every
-   * repository frame is kept in reach, the later ones ranked higher.
-   */
-  private frameWeight(origin: 'repository' | 'library', newestLast: boolean): number {
-    this.traceFrames++;
-    if (origin === 'repository') {
-      this.traceRepositoryFrames++;
-      if (newestLast) return Math.min(40, 28 + this.traceRepositoryFrames);
-      return this.traceRepositoryFrames <= 4 ? 40 : 10;
-    }
-    return this.traceFrames <= 2 && !newestLast ? 15 : 2;
-  }
-
   private onMarker(marker: CiMarker, text: string, number: number): void {
     switch (marker.kind) {
-      case 'step': {
-        // GitLab titles a section with the same name on the line after its marker.
-        if (marker.title !== null && marker.title === this.current.title && number - this.current.number <= 2)
-          return;
-        this.listing.close();
-        // A command echoed inside a setup or cleanup section belongs to that phase.
-        const command = marker.title?.startsWith('$ ') ?? false;
-        if (!command) this.sectionPhase = marker.phase;
-        const phase = command ? (this.sectionPhase ?? 'run') : marker.phase;
-        this.startStep(marker.title === null ? null : showLine(marker.title), number, phase, showLine(text));
-        this.headerLines = marker.header ? 0 : -1;
-        this.titleNext = marker.titleNext ?? false;
-        if (command) this.current.script.push(showLine(marker.title!.slice(2)));
+      case 'step':
+        this.onStepMarker(marker, text, number);
         return;
-      }
       case 'endgroup':
         this.headerLines = -1;
         return;
@@ -284,19 +228,29 @@ export class ExcerptBuilder implements LineHandler {
       case 'error':
         this.onError(marker, text, number);
         return;
-      case 'warning':
-        this.store.add({
-          number,
-          text: showLine(text),
-          weight: 15,
-          kind: 'warning',
-          step: this.steps.length - 1,
-          attached: false,
-        });
+      case 'warning': {
+        const step = this.steps.length - 1;
+        this.store.add({ number, text: showLine(text), weight: 15, kind: 'warning', step, attached: false });
         return;
+      }
       default:
         return;
     }
+  }
+
+  private onStepMarker(marker: Extract<CiMarker, { kind: 'step' }>, text: string, number: number): void {
+    // GitLab titles a section with the same name on the line after its marker.
+    if (marker.title !== null && marker.title === this.current.title && number - this.current.number <= 2)
+      return;
+    this.listing.close();
+    // A command echoed inside a setup or cleanup section belongs to that phase.
+    const command = marker.title?.startsWith('$ ') ?? false;
+    if (!command) this.sectionPhase = marker.phase;
+    const phase = command ? (this.sectionPhase ?? 'run') : marker.phase;
+    this.startStep(marker.title === null ? null : showLine(marker.title), number, phase, showLine(text));
+    this.headerLines = marker.header ? 0 : -1;
+    this.titleNext = marker.titleNext ?? false;
+    if (command) this.current.script.push(showLine(marker.title!.slice(2)));
   }
 
   /**
@@ -364,7 +318,7 @@ export class ExcerptBuilder implements LineHandler {
     const first = this.steps[0]!;
     if (this.steps.length === 1 && first.title === null && first.phase === 'run') first.phase = 'setup';
     const closing = this.current;
-    this.followUntil = 0;
+    this.reading.reset();
     this.attachedUntil = 0;
     this.contextUntil = 0;
     this.headerLines = -1;
@@ -389,23 +343,4 @@ export class ExcerptBuilder implements LineHandler {
   private get current(): StepRecord {
     return this.steps[this.steps.length - 1]!;
   }
-}
-
-function newStep(
-  title: string | null,
-  number: number,
-  phase: StepRecord['phase'],
-  header: string | null = null,
-): StepRecord {
-  return {
-    title,
-    header,
-    number,
-    phase,
-    failed: false,
-    exitCode: null,
-    script: [],
-    scriptDone: false,
-    shell: null,
-  };
 }

@@ -48,6 +48,26 @@ export interface StepRecord {
   shell: string | null;
 }
 
+/** A step just begun: nothing failed, no script read yet. */
+export function newStep(
+  title: string | null,
+  number: number,
+  phase: StepRecord['phase'],
+  header: string | null = null,
+): StepRecord {
+  return {
+    title,
+    header,
+    number,
+    phase,
+    failed: false,
+    exitCode: null,
+    script: [],
+    scriptDone: false,
+    shell: null,
+  };
+}
+
 /** Lines scoring below this are not worth a reader's time, even with budget to spare. */
 const MIN_SCORE = 12;
 /** Below this a line is context, not evidence; context is rationed to the evidence it serves. */
