@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Docker from 'dockerode';
 import tar from 'tar-fs';
-import { issueCommentPayload } from '../test/e2e/support/payloads.js';
+import { mentionInNewIssue } from '../test/e2e/support/mention.js';
 import { AppProcess } from '../test/e2e/support/processes.js';
 import { STATS } from '../test/e2e/support/scenario-repos.js';
-import { GitHubStandin } from '../test/fakes/github-standin/standin.js';
+import { GitHubStandin, type StandinRepository } from '../test/fakes/github-standin/standin.js';
 import { startRuleModelServer } from '../test/fakes/rule-model-server.js';
 import { markdownTable, ms, summary, timeMs } from './stats.js';
 
@@ -169,23 +169,10 @@ export async function benchEndToEnd(): Promise<string> {
 }
 
 /** One mention → pull request; times from sending the webhook. */
-async function scenarioOne(
-  standin: GitHubStandin,
-  app: AppProcess,
-  repo: { fullName: string } & Parameters<typeof issueCommentPayload>[0],
-) {
+async function scenarioOne(standin: GitHubStandin, app: AppProcess, repo: StandinRepository) {
   standin.setPermission(repo.fullName, 'alice', 'write');
-  const issue = standin.createIssue(repo.fullName, { title: 'crash', body: 'crash', user: 'alice' });
-  const comment = standin.createIssueComment(repo.fullName, issue.number, {
-    body: '@selfdebug fix',
-    user: 'alice',
-  });
-  const payload = issueCommentPayload(
-    repo,
-    standin.installationId,
-    { number: issue.number, title: 'crash', body: 'crash', user: 'alice' },
-    { id: comment.id, body: '@selfdebug fix', user: 'alice' },
-  );
+  const mention = { login: 'alice', body: '@selfdebug fix', issueText: 'crash' };
+  const { issue, payload } = mentionInNewIssue(standin, repo, mention);
   const requestsBefore = standin.requests.length;
   const started = performance.now();
   const delivery = await app.deliver('issue_comment', payload);

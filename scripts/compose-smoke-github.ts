@@ -12,7 +12,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { type AddressInfo, connect, createServer } from 'node:net';
-import { issueCommentPayload } from '../test/e2e/support/payloads.js';
+import { mentionInNewIssue } from '../test/e2e/support/mention.js';
 import { GitHubStandin } from '../test/fakes/github-standin/standin.js';
 
 const [listenAddress, out] = process.argv.slice(2);
@@ -36,18 +36,11 @@ const repo = await standin.createRepository('octo-org', 'smoke', [
   { 'main.py': 'print(undefined_name)\n', 'README.md': '# smoke\n' },
 ]);
 standin.setPermission(repo.fullName, 'alice', 'write');
-const text = '`python main.py` fails with a NameError';
-const issue = standin.createIssue(repo.fullName, { title: text, body: text, user: 'alice' });
-const comment = standin.createIssueComment(repo.fullName, issue.number, {
+const { issue, payload } = mentionInNewIssue(standin, repo, {
+  login: 'alice',
   body: '@selfdebug fix',
-  user: 'alice',
+  issueText: '`python main.py` fails with a NameError',
 });
-const payload = issueCommentPayload(
-  repo,
-  standin.installationId,
-  { number: issue.number, title: text, body: text, user: 'alice' },
-  { id: comment.id, body: '@selfdebug fix', user: 'alice' },
-);
 
 writeFileSync(
   out,

@@ -11,6 +11,7 @@ import { GitHubStandin, type StandinRepository } from '../fakes/github-standin/s
 import { type RuleModelServer, startRuleModelServer } from '../fakes/rule-model-server.js';
 import { describeWithDocker, TEST_IMAGE } from '../helpers/docker.js';
 import { until } from '../helpers/until.js';
+import { mentionInNewIssue } from './support/mention.js';
 import { issueCommentPayload, reviewPayload, workflowRunPayload } from './support/payloads.js';
 import { AppProcess, type Child, type ProcessSettings, startWorker } from './support/processes.js';
 import { PYCORRECTOR, STATS, slowRepository, UNREACHABLE } from './support/scenario-repos.js';
@@ -80,17 +81,8 @@ describeWithDocker('the App end to end', () => {
 
   /** A mention in a new issue of `repo` by `login`, delivered to the App. */
   async function mention(repo: StandinRepository, login: string, text: string, issueText: string) {
-    const issue = standin.createIssue(repo.fullName, { title: issueText, body: issueText, user: login });
-    const comment = standin.createIssueComment(repo.fullName, issue.number, { body: text, user: login });
-    const delivery = await app.deliver(
-      'issue_comment',
-      issueCommentPayload(
-        repo,
-        standin.installationId,
-        { number: issue.number, title: issueText, body: issueText, user: login },
-        { id: comment.id, body: text, user: login },
-      ),
-    );
+    const { issue, comment, payload } = mentionInNewIssue(standin, repo, { login, body: text, issueText });
+    const delivery = await app.deliver('issue_comment', payload);
     expect(delivery.status, logs()).toBe(200);
     return { issue, comment, delivery };
   }

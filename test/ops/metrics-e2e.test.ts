@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { mentionInNewIssue } from '../e2e/support/mention.js';
 import { metricsUrlOf, sample, scrape } from '../e2e/support/metrics.js';
-import { issueCommentPayload } from '../e2e/support/payloads.js';
 import { AppProcess, type Child, type ProcessSettings, startWorker } from '../e2e/support/processes.js';
 import { STATS } from '../e2e/support/scenario-repos.js';
 import { GitHubStandin, type StandinRepository } from '../fakes/github-standin/standin.js';
@@ -67,21 +67,13 @@ describeWithRedis('metrics of a job run through Redis workers', () => {
       until(what, check, { intervalMs: 100, context: logs });
 
     async function mention(repo: StandinRepository) {
-      const text = '`python stats.py` crashes with a NameError';
-      const issue = standin.createIssue(repo.fullName, { title: text, body: text, user: 'alice' });
-      const comment = standin.createIssueComment(repo.fullName, issue.number, {
+      const issueText = '`python stats.py` crashes with a NameError';
+      const { payload } = mentionInNewIssue(standin, repo, {
+        login: 'alice',
         body: '@selfdebug fix',
-        user: 'alice',
+        issueText,
       });
-      const delivery = await app.deliver(
-        'issue_comment',
-        issueCommentPayload(
-          repo,
-          standin.installationId,
-          { number: issue.number, title: text, body: text, user: 'alice' },
-          { id: comment.id, body: '@selfdebug fix', user: 'alice' },
-        ),
-      );
+      const delivery = await app.deliver('issue_comment', payload);
       expect(delivery.status, logs()).toBe(200);
     }
 

@@ -5,7 +5,7 @@ import webhookExamples from '@octokit/webhooks-examples/api.github.com/index.jso
  * (@octokit/webhooks-examples) with the repository, people, numbers and
  * commits of the stand-in's state written over them.
  */
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
 export interface PayloadRepository {
   id: number;
