@@ -20,6 +20,18 @@ export SELFDEBUG_REQUIRE_DOCKER=1 SELFDEBUG_REQUIRE_REDIS=1
 export REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379}
 export SELFDEBUG_TEST_IMAGE=${SELFDEBUG_TEST_IMAGE:-selfdebug-executor:test}
 
+# What the suite needs, checked before an hour of runs rather than found missing in the first.
+docker image inspect "$SELFDEBUG_TEST_IMAGE" >/dev/null 2>&1 || {
+  echo "soak: no test image $SELFDEBUG_TEST_IMAGE; run bash .ci/run once (or npm run image:test)" >&2
+  exit 2
+}
+redis_address=${REDIS_URL#redis://}
+redis-cli -h "${redis_address%:*}" -p "${redis_address##*:}" ping >/dev/null 2>&1 || {
+  echo "soak: Redis does not answer at $REDIS_URL; start redis-server (bash .ci/run starts one)" >&2
+  exit 2
+}
+[ -d node_modules ] || { echo "soak: run npm ci first" >&2; exit 2; }
+
 hogs=()
 stop_hogs() { for pid in "${hogs[@]}"; do kill "$pid" 2>/dev/null || true; done; }
 trap stop_hogs EXIT
