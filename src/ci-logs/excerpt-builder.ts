@@ -1,13 +1,14 @@
 import { CandidateStore } from './candidate-store.js';
-import { type CiMarker, type CiSystem, type StepPhase, shellOf } from './ci-format.js';
+import type { CiMarker } from './ci-format.js';
 import { ciMarker } from './ci-markers.js';
 import { CloseReading } from './close-reading.js';
 import { FailureListing } from './failure-listing.js';
+import { JobSteps } from './job-steps.js';
 import { BARE_VERDICT, classify, isListingHeader, type LineClass } from './line-kinds.js';
 import { shapeOf } from './line-shape.js';
 import { showLine, stripLine } from './line-text.js';
 import type { LineHandler } from './log-lines.js';
-import { type LogExcerpt, newStep, type StepRecord, selectLines } from './select-lines.js';
+import { type LogExcerpt, selectLines } from './select-lines.js';
 import { StepEnds } from './step-ends.js';
 
 /**
@@ -21,11 +22,6 @@ const RECENT_LINES = 8;
 /** Lines before and after a line of evidence kept as its context, should the budget allow. */
 const CONTEXT_BEFORE = 6;
 const CONTEXT_AFTER = 8;
-/** GitLab's runner paints the commands it echoes green; tools echoing `$ cmd` (yarn) do not. */
-const GITLAB_ECHO = '\x1b[32;1m$ ';
-const HEADER_LIMIT = 200;
-const SCRIPT_LIMIT = 200;
-const MAX_STEPS = 5000;
 /** Lines after a failing test's verdict that count as its details (pytest quotes long tracebacks). */
 const ATTACHED_LINES = 200;
 /** Lighter lines could never reach an excerpt (see MIN_SCORE), so they are not stored. */
@@ -34,18 +30,12 @@ const MIN_STORED_WEIGHT = 8;
 export class ExcerptBuilder implements LineHandler {
   private readonly store: CandidateStore;
   private readonly listing = new FailureListing();
-  private readonly steps: StepRecord[] = [newStep(null, 0, 'run')];
+  private readonly job = new JobSteps((closed) => this.stepStarting(closed));
+  /** The job's steps, the same array as `job.steps`. */
+  private readonly steps = this.job.steps;
   private readonly ends: StepEnds;
-  private system: CiSystem = 'generic';
-  /** The phase of the GitLab section or Travis fold open, which commands echoed inside it share. */
-  private sectionPhase: StepPhase | null = null;
-  /** CircleCI: the line after the step's shebang is its command, and its title. */
-  private titleNext = false;
   private contextUntil = 0;
-  /** Travis opens a `travis_time:` span right before each command it runs and echoes. */
-  private afterTimeStart = false;
   private head: { raw: string; number: number }[] | null = [];
-  private headerLines = -1;
   private readonly reading = new CloseReading();
   private attachedUntil = 0;
 
@@ -62,7 +52,8 @@ export class ExcerptBuilder implements LineHandler {
       if (this.head.length < this.maxLines) this.head.push({ raw: text.slice(start, end), number });
       else this.head = null;
     }
-    if (flagged || this.reading.wants(number) || this.readingScript || this.listing.open || this.titleNext) {
+    const job = this.job;
+    if (flagged || this.reading.wants(number) || job.readingScript || this.listing.open || job.titleNext) {
       this.inspect(text.slice(start, end), number, flagged);
     } else if (number <= this.contextUntil && this.ends.wantsContext(this.steps)) {
       this.ends.addContextLine(this.steps, text.slice(start, end), number);
@@ -76,9 +67,9 @@ export class ExcerptBuilder implements LineHandler {
       store: this.store,
       steps: this.steps,
       whole,
-      stepEnds: whole ? [] : this.ends.failedStepEnds(this.steps, this.system),
-      contexts: whole ? new Map() : this.ends.shownContexts(this.system),
-      system: this.system,
+      stepEnds: whole ? [] : this.ends.failedStepEnds(this.steps, this.job.system),
+      contexts: whole ? new Map() : this.ends.shownContexts(this.job.system),
+      system: this.job.system,
       totalLines,
       maxLines: this.maxLines,
       maxCharacters: this.maxCharacters,
@@ -89,7 +80,7 @@ export class ExcerptBuilder implements LineHandler {
   private surround(number: number): void {
     if (!this.ends.wantsContext(this.steps)) return;
     // Context stays inside the step: the lines around it belong to other commands.
-    const first = this.current.number;
+    const first = this.job.current.number;
     for (let back = 1; back <= CONTEXT_BEFORE && number - back > first; back++) {
       const raw = this.ends.recent(number - back);
       if (raw !== null) this.ends.addContextLine(this.steps, raw, number - back);
@@ -99,35 +90,9 @@ export class ExcerptBuilder implements LineHandler {
 
   private inspect(raw: string, number: number, flagged: boolean): void {
     const text = stripLine(raw);
-    const echoed =
-      (this.system === 'travis' && this.afterTimeStart) ||
-      (this.system === 'gitlab' && raw.includes(GITLAB_ECHO));
-    this.afterTimeStart = false;
-    const detected = ciMarker(text, this.system, echoed);
-    if (detected) {
-      // The first system seen names the log's format; Azure writes Actions' markers too.
-      if (this.system === 'generic' || detected.system === 'azure-pipelines') this.system = detected.system;
-      this.afterTimeStart = text.startsWith('travis_time:start:');
-      this.onMarker(detected.marker, text, number);
-      return;
-    }
-    if (this.headerLines >= 0) {
-      this.readHeader(text);
-      return;
-    }
-    if (this.titleNext) {
-      this.readTitle(text);
-      return;
-    }
-    this.weigh(raw, text, number, flagged);
-  }
-
-  /** CircleCI: the first line after the step's shebang is its command, and its title. */
-  private readTitle(text: string): void {
-    if (text.trim().length === 0) return;
-    this.titleNext = false;
-    this.current.title = showLine(text.trim());
-    this.current.script.push(this.current.title);
+    const marker = this.job.markerOf(raw, text);
+    if (marker !== null) this.onMarker(marker, text, number);
+    else if (!this.job.readStructure(text)) this.weigh(raw, text, number, flagged);
   }
 
   /** An output line: classified, weighed, and stored with its context if it may explain the failure. */
@@ -180,7 +145,7 @@ export class ExcerptBuilder implements LineHandler {
     const raw = this.ends.recent(number);
     if (raw === null || !this.store.admits(weight)) return;
     const text = stripLine(raw);
-    if (text.trim().length === 0 || ciMarker(text, this.system) !== null) return;
+    if (text.trim().length === 0 || ciMarker(text, this.job.system) !== null) return;
     this.store.add({ number, text: showLine(text), weight, kind: 'plain', step, attached });
   }
 
@@ -193,7 +158,7 @@ export class ExcerptBuilder implements LineHandler {
       const raw = this.ends.recent(number - back);
       if (raw === null) return;
       const text = stripLine(raw);
-      if (ciMarker(text, this.system) !== null) continue;
+      if (ciMarker(text, this.job.system) !== null) continue;
       const found = classify(shapeOf(text));
       if (found.weight < 50) continue;
       this.store.add({
@@ -208,49 +173,13 @@ export class ExcerptBuilder implements LineHandler {
     }
   }
 
+  /** Errors and warnings are evidence; every other marker is the job's structure. */
   private onMarker(marker: CiMarker, text: string, number: number): void {
-    switch (marker.kind) {
-      case 'step':
-        this.onStepMarker(marker, text, number);
-        return;
-      case 'endgroup':
-        this.headerLines = -1;
-        return;
-      case 'quiet':
-        if (marker.closes) this.sectionPhase = null;
-        return;
-      case 'skipped':
-        this.current.phase = 'post';
-        return;
-      case 'epilogue':
-        if (this.current.phase !== 'post') this.startStep(null, number, 'post', null);
-        return;
-      case 'error':
-        this.onError(marker, text, number);
-        return;
-      case 'warning': {
-        const step = this.steps.length - 1;
-        this.store.add({ number, text: showLine(text), weight: 15, kind: 'warning', step, attached: false });
-        return;
-      }
-      default:
-        return;
-    }
-  }
-
-  private onStepMarker(marker: Extract<CiMarker, { kind: 'step' }>, text: string, number: number): void {
-    // GitLab titles a section with the same name on the line after its marker.
-    if (marker.title !== null && marker.title === this.current.title && number - this.current.number <= 2)
-      return;
-    this.listing.close();
-    // A command echoed inside a setup or cleanup section belongs to that phase.
-    const command = marker.title?.startsWith('$ ') ?? false;
-    if (!command) this.sectionPhase = marker.phase;
-    const phase = command ? (this.sectionPhase ?? 'run') : marker.phase;
-    this.startStep(marker.title === null ? null : showLine(marker.title), number, phase, showLine(text));
-    this.headerLines = marker.header ? 0 : -1;
-    this.titleNext = marker.titleNext ?? false;
-    if (command) this.current.script.push(showLine(marker.title!.slice(2)));
+    if (marker.kind === 'error') this.onError(marker, text, number);
+    else if (marker.kind === 'warning') {
+      const step = this.steps.length - 1;
+      this.store.add({ number, text: showLine(text), weight: 15, kind: 'warning', step, attached: false });
+    } else if (this.job.onMarker(marker, text, number)) this.listing.close();
   }
 
   /**
@@ -296,51 +225,13 @@ export class ExcerptBuilder implements LineHandler {
     this.surround(number);
   }
 
-  /** Lines between `##[group]Run …` and `##[endgroup]`: the script as run, its shell and env. */
-  private readHeader(text: string): void {
-    this.headerLines++;
-    const step = this.current;
-    const shell = shellOf(text);
-    // `with:` opens an action's inputs, `env:` the step's env: neither belongs to the script.
-    if (shell !== null || text === 'env:' || text === 'with:') step.scriptDone = true;
-    // Copied by showLine: a slice would keep its whole chunk of the log alive for the rest of the run.
-    if (shell !== null) step.shell = showLine(shell);
-    else if (!step.scriptDone && step.script.length < SCRIPT_LIMIT) step.script.push(showLine(text));
-    if (this.headerLines > HEADER_LIMIT) this.headerLines = -1;
-  }
-
-  private startStep(
-    title: string | null,
-    number: number,
-    phase: StepRecord['phase'],
-    header: string | null,
-  ): void {
-    const first = this.steps[0]!;
-    if (this.steps.length === 1 && first.title === null && first.phase === 'run') first.phase = 'setup';
-    const closing = this.current;
+  /** A step begins: what was being followed in the last one does not carry over. */
+  private stepStarting(closed: number | null): void {
     this.reading.reset();
     this.attachedUntil = 0;
     this.contextUntil = 0;
-    this.headerLines = -1;
-    if (this.steps.length >= MAX_STEPS) {
-      // A log of endless steps: the rest is read as one step, titled by the latest.
-      Object.assign(closing, { title, header, number, phase, script: [], scriptDone: false, shell: null });
-      return;
-    }
-    const index = this.steps.length - 1;
-    this.store.closeStep(index, closing.failed);
-    this.ends.stepEnded(this.steps, index, this.system);
-    // Only the failing step's script is ever shown; a job's verdict may yet blame the last run step.
-    if (!closing.failed && closing.phase !== 'run') closing.script = [];
-    this.steps.push(newStep(title, number, phase, header));
-  }
-
-  /** In a step header, until its script ends: later header lines (env) matter only if flagged. */
-  private get readingScript(): boolean {
-    return this.headerLines >= 0 && !this.current.scriptDone;
-  }
-
-  private get current(): StepRecord {
-    return this.steps[this.steps.length - 1]!;
+    if (closed === null) return;
+    this.store.closeStep(closed, this.steps[closed]!.failed);
+    this.ends.stepEnded(this.steps, closed, this.job.system);
   }
 }
