@@ -177,10 +177,8 @@ async function debugCommand(run: ActionRun, checkout: () => Promise<Workspace>):
 }
 
 /**
- * The sandbox the inputs chose. `runner` says its risk as an annotation, so
- * it is seen on the run's page, not only in the raw log; `docker` mounts the
- * runner's tool cache read-only at its own path, and its commands find the
- * job's tools there first.
+ * The sandbox the inputs chose. `runner` says its risk as an annotation (seen on the run's page, not only
+ * in the raw log); `docker` mounts the tool cache read-only, and its commands find the job's tools there first.
  */
 async function sandboxFor(run: ActionRun, config: ActionSettings['sandbox']) {
   const toolCache = await existingToolCache(run.runner.RUNNER_TOOL_CACHE);
