@@ -29,7 +29,7 @@ const PROBOT = inPackage(['probot']);
 
 /** Rooms that hold logic and ports only: they never see an adapter or an SDK. */
 const INNER =
-  '^src/(loop|ci-logs|report|environment|config|errors|queue|sandbox|model|workspace|code-host|util|eval|metrics|jobs-page)/';
+  '^src/(loop|ci-logs|report|environment|config|errors|queue|sandbox|model|workspace|code-host|util|eval|metrics|jobs-page|doctor)/';
 
 module.exports = {
   forbidden: [
@@ -87,6 +87,24 @@ module.exports = {
         'The Probot app function wires handlers to a queue; src/compose builds the adapters it hands them.',
       from: { path: '^src/index\\.ts$' },
       to: { path: '^src/adapters/' },
+    },
+    {
+      name: 'commands-build-no-adapter',
+      severity: 'error',
+      comment:
+        'The CLI and the Action read arguments and settings and print; src/compose builds the adapters ' +
+        'they run with (loading them on demand where a command may not need them).',
+      from: { path: '^src/(cli|action)/', pathNot: '^src/action/deliver\\.ts$' },
+      to: { path: '^src/adapters/' },
+    },
+    {
+      // deliver.ts still names the client type where it is declared. Once it imports it from
+      // src/compose/action-clients.ts like the rest of the Action, this rule and the exception above go.
+      name: 'action-delivery-names-only-the-client-type',
+      severity: 'error',
+      comment: "The Action's delivery may name GitHubOctokit's declaration, and no other adapter.",
+      from: { path: '^src/action/deliver\\.ts$' },
+      to: { path: '^src/adapters/', pathNot: '^src/adapters/github/octokit\\.ts$' },
     },
     {
       name: 'inner-rooms-point-inward',

@@ -28,8 +28,7 @@ export async function benchContext(): Promise<string> {
   );
   const provider = new LocalSandboxProvider(
     parseSandboxConfig({ kind: 'local', maxOutputBytes: OUTPUT_BYTES + 100_000 }),
-    undefined,
-    () => {},
+    { host: process.env, warn: () => {} },
   );
   const answers: ScriptedAnswer[] = [];
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {

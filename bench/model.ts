@@ -188,7 +188,10 @@ async function fourK(name: string, useWindow: boolean): Promise<(string | number
     'seq 1 4000 | awk \'{ print "src/module" $1 ".c:" $1 ": error: unknown type name t" $1 " (did you mean int?)" }\' >&2\n' +
       'echo "src/app.c:42: error: expected ; before }" >&2\nexit 1\n',
   );
-  const provider = new LocalSandboxProvider(parseSandboxConfig({ kind: 'local' }), undefined, () => {});
+  const provider = new LocalSandboxProvider(parseSandboxConfig({ kind: 'local' }), {
+    host: process.env,
+    warn: () => {},
+  });
   const sandbox = await provider.open({ jobId: `bench-model-${useWindow}`, workspace });
   try {
     const real = createLanguageModel(

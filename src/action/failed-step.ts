@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { GitHubOctokit } from '../adapters/github/octokit.js';
 import { recoverFailingStep } from '../ci-logs/workflow-step.js';
+import type { GitHubOctokit } from '../compose/action-clients.js';
 
 export interface FailedStep {
   command: string;

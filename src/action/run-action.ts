@@ -1,9 +1,13 @@
 import { tmpdir } from 'node:os';
-import { GitWorkspaceProvider } from '../adapters/git/index.js';
-import { GitHubCodeHost } from '../adapters/github/index.js';
-import type { GitHubOctokit } from '../adapters/github/octokit.js';
 import { readFolderConfig } from '../cli/fix-repo-config.js';
-import { tokenOctokit } from '../compose/token-octokit.js';
+import {
+  actionWorkspaces,
+  type GitHubOctokit,
+  tokenCodeHost,
+  tokenOctokit,
+} from '../compose/action-clients.js';
+import { loadSandboxProvider } from '../compose/command-sandbox.js';
+import { loadLanguageModel } from '../compose/language-model.js';
 import type { Environment } from '../config/read-environment.js';
 import type { RepoConfig } from '../config/repo-config.js';
 import { planEnvironment } from '../environment/plan-environment.js';
@@ -13,7 +17,7 @@ import { Redactor } from '../report/redact.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { withSandbox } from '../sandbox/with-sandbox.js';
 import type { Workspace } from '../workspace/workspace.js';
-import { actionSettings } from './action-settings.js';
+import { type ActionSettings, actionSettings } from './action-settings.js';
 import { deliverPullRequest, deliverSuggestions } from './deliver.js';
 import { type FailedRun, readFailedRun } from './event.js';
 import { findFailedStep } from './failed-step.js';
@@ -26,7 +30,7 @@ import {
   writeArtifact,
   writeOutputs,
 } from './report-files.js';
-import { existingToolCache, sandboxProvider, toolCachePath } from './sandbox-choice.js';
+import { existingToolCache, toolCachePath } from './sandbox-choice.js';
 import { withToolPath } from './tool-path.js';
 
 export interface ActionIO {
@@ -93,7 +97,7 @@ async function debug(
   const run: ActionRun = { inputs, runner, env, io, failed, config, redactor: new Redactor(secrets) };
   const bot = untrustedBot(failed, inputs['trusted-bots']);
   if (bot !== null) return done(run, bot);
-  const clone = lazyCheckout(runner, failed, inputs['github-token']);
+  const clone = lazyCheckout(runner, failed, inputs['github-token'], env);
   try {
     if (isOwnBranch(failed.branch)) {
       const rounds = await (await clone.checkout()).countCommits(ROUND_TRAILER);
@@ -114,10 +118,11 @@ async function done(run: ActionRun, message: string): Promise<number> {
 }
 
 /** The failed commit's clone, made on first use (the rounds on its branch, a delivery), removed by `dispose`. */
-function lazyCheckout(runner: RunnerContext, failed: FailedRun, token: string) {
-  const checkouts = new GitWorkspaceProvider({
-    allowedProtocols: [new URL(runner.GITHUB_SERVER_URL).protocol.replace(':', '')],
+function lazyCheckout(runner: RunnerContext, failed: FailedRun, token: string, env: Environment) {
+  const checkouts = actionWorkspaces({
+    serverUrl: runner.GITHUB_SERVER_URL,
     parentDir: runner.RUNNER_TEMP ?? tmpdir(),
+    host: env,
   });
   let workspace: Workspace | undefined;
   return {
@@ -143,13 +148,8 @@ async function debugCommand(run: ActionRun, checkout: () => Promise<Workspace>):
   let command = inputs.command ?? config.command;
   if (command === undefined) command = await failedStepCommand(run, octokit);
   const settings = actionSettings(inputs, config, (message) => io.log(`::warning::selfdebug: ${message}`));
-  const toolCache = await existingToolCache(runner.RUNNER_TOOL_CACHE);
-  const provider = await sandboxProvider(settings.sandbox, toolCache, (message) =>
-    io.log(`::warning::selfdebug: ${commandText(message)}`),
-  );
-  const toolPath = provider.kind === 'docker' ? toolCachePath(run.env.PATH, toolCache) : [];
-  const { createLanguageModel } = await import('../adapters/openai/index.js');
-  const model = createLanguageModel(settings.model);
+  const { provider, toolPath } = await sandboxFor(run, settings.sandbox);
+  const model = await loadLanguageModel(settings.model);
   const environment = await planEnvironment(config, null, runner.GITHUB_WORKSPACE, {
     derive: false,
     allowedImages: settings.sandbox.allowedImages,
@@ -174,6 +174,22 @@ async function debugCommand(run: ActionRun, checkout: () => Promise<Workspace>):
     });
     return report(run, { result, sandbox, octokit, checkout });
   });
+}
+
+/**
+ * The sandbox the inputs chose. `runner` says its risk as an annotation (seen on the run's page, not only
+ * in the raw log); `docker` mounts the tool cache read-only, and its commands find the job's tools there first.
+ */
+async function sandboxFor(run: ActionRun, config: ActionSettings['sandbox']) {
+  const toolCache = await existingToolCache(run.runner.RUNNER_TOOL_CACHE);
+  const provider = await loadSandboxProvider(config, {
+    host: run.env,
+    backToDocker: 'use `sandbox: docker` (the default)',
+    warn: (message) => run.io.log(`::warning::selfdebug: ${commandText(message)}`),
+    readOnlyMounts: toolCache === null ? [] : [toolCache],
+  });
+  const toolPath = provider.kind === 'docker' ? toolCachePath(run.env.PATH, toolCache) : [];
+  return { provider, toolPath };
 }
 
 /** The command of the step that failed in this run's job, found through the jobs API and the workflow file. */
@@ -257,7 +273,7 @@ async function deliverFix(run: ActionRun, view: JobView, loop: LoopDone): Promis
   const deliver = inputs.deliver === 'suggestions' ? deliverSuggestions : deliverPullRequest;
   const outcome = await deliver({
     octokit: loop.octokit,
-    host: new GitHubCodeHost(loop.octokit, { owner, repo }),
+    host: tokenCodeHost(loop.octokit, { owner, repo }),
     owner,
     repo,
     token: inputs['github-token'],

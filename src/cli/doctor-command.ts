@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { parseEnv } from 'node:util';
 import type { Environment } from '../config/read-environment.js';
-import { type DoctorPorts, runDoctorChecks } from './doctor-checks.js';
-import { renderDoctorTable } from './doctor-table.js';
+import { type DoctorPorts, runDoctorChecks } from '../doctor/doctor-checks.js';
+import { renderDoctorTable } from '../doctor/doctor-table.js';
 import type { OutputStream } from './output-stream.js';
 
 export interface DoctorOptions {
@@ -21,7 +21,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   let ports = options.ports;
   if (ports === undefined) {
     // Loaded on demand, like every command's adapters.
-    const { realDoctorPorts } = await import('./doctor-probes.js');
+    const { realDoctorPorts } = await import('../compose/doctor-probes.js');
     ports = realDoctorPorts(options.env, { github: options.github });
   }
   const results = await runDoctorChecks(options.env, ports);

@@ -1,3 +1,4 @@
+import { loadModelServerProbe, type ModelServerProbe } from '../compose/language-model.js';
 import { loadModelConfig } from '../config/model-config.js';
 import type { Environment } from '../config/read-environment.js';
 import type { OutputStream } from './output-stream.js';
@@ -16,21 +17,20 @@ export interface DoctorModelOptions {
  * Exits 1 when a ✘ blocks use, 2 when the settings themselves are wrong.
  */
 export async function runDoctorModel(options: DoctorModelOptions): Promise<number> {
-  // Loaded on demand, like every command's adapters.
-  const { createLanguageModel, probeModelServer } = await import('../adapters/openai/index.js');
-  let model: ReturnType<typeof createLanguageModel>;
+  let server: ModelServerProbe;
   try {
-    model = createLanguageModel(loadModelConfig(options.env));
+    // The OpenAI SDK is loaded on demand (in compose), like every command's adapters.
+    server = await loadModelServerProbe(loadModelConfig(options.env));
   } catch (error) {
     options.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     return 2;
   }
   const config = loadModelConfig(options.env);
-  const checks = await probeModelServer(model, options.now ? { now: options.now } : {});
+  const checks = await server.probe(options.now ? { now: options.now } : {});
   const lines = [
     'selfdebug doctor --model',
     `  server  ${displayServer(config.baseUrl)}`,
-    `  model   ${model.model}`,
+    `  model   ${server.model}`,
     '',
   ];
   const width = Math.max(...checks.map((check) => check.name.length));

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import { createSandboxProvider } from '../compose/sandbox-provider.js';
+import { loadSandboxProvider } from '../compose/command-sandbox.js';
+import { loadLanguageModel } from '../compose/language-model.js';
 import { loadSandboxConfig, parseSandboxConfig } from '../config/load-config.js';
 import { loadModelConfig, parseModelConfig } from '../config/model-config.js';
 import type { Environment } from '../config/read-environment.js';
@@ -86,7 +87,7 @@ async function evaluate(options: EvalOptions, io: EvalIO, signal: AbortSignal): 
   );
   const run = await runEval({
     suite,
-    provider: createSandboxProvider(sandbox),
+    provider: await loadSandboxProvider(sandbox, { host: io.env }),
     modelFor,
     limits,
     timeoutOverride: options.timeoutSeconds,
@@ -169,10 +170,9 @@ async function models(options: EvalOptions, env: Environment): Promise<Models> {
     },
     'the command-line options',
   );
-  // Loaded on demand: scripted runs never load the OpenAI SDK. One client for every task, so what it
-  // learns about the server (structured output, tools, context length) is probed once.
-  const { createLanguageModel } = await import('../adapters/openai/index.js');
-  const model = createLanguageModel(config);
+  // Loaded on demand (in compose): scripted runs never load the OpenAI SDK. One client for every task,
+  // so what it learns about the server (structured output, tools, context length) is probed once.
+  const model = await loadLanguageModel(config);
   return {
     modelFor: () => model,
     modelName: config.model,

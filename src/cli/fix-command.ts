@@ -1,8 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { JOB_LABEL } from '../adapters/docker/labels.js';
-import { LocalSandboxProvider, localSandboxWarning } from '../adapters/local/local-sandbox-provider.js';
-import { createSandboxProvider } from '../compose/sandbox-provider.js';
+import { loadSandboxProvider, removeContainersCommand } from '../compose/command-sandbox.js';
 import type { Environment } from '../config/read-environment.js';
 import { planEnvironment } from '../environment/plan-environment.js';
 import { ConfigError } from '../errors/config-errors.js';
@@ -70,7 +68,7 @@ export async function runFix(argv: readonly string[], io: FixIO): Promise<number
     if (folder.path) view.note(`Read ${folder.path}.`);
     for (const note of folder.notes) view.note(note);
     try {
-      const run = { options, settings, folder, dir, jobId, model: guarded, progress: view };
+      const run = { options, settings, folder, dir, jobId, model: guarded, progress: view, host: io.env };
       return await runInSandbox(run, controller.signal);
     } finally {
       if (recorder && options.record !== undefined) await saveRecording(recorder, options.record, view);
@@ -102,16 +100,12 @@ function progressFor(io: FixIO, settings: FixSettings): FixProgress {
   });
 }
 
-function providerFor(options: FixOptions, settings: FixSettings) {
-  return options.sandbox === 'local'
-    ? // The banner names the flag that chose the local sandbox, not the variable.
-      new LocalSandboxProvider(
-        settings.sandbox,
-        undefined,
-        undefined,
-        localSandboxWarning('use --sandbox docker (the default)'),
-      )
-    : createSandboxProvider(settings.sandbox);
+function providerFor(options: FixOptions, settings: FixSettings, host: Environment) {
+  return loadSandboxProvider(settings.sandbox, {
+    host,
+    // The banner names the flag that chose the local sandbox, not the variable.
+    ...(options.sandbox === 'local' ? { backToDocker: 'use --sandbox docker (the default)' } : {}),
+  });
 }
 
 /** The model the loop talks to: the configured or scripted one, recorded when --record asks, guarded. */
@@ -149,11 +143,13 @@ interface FixRun {
   jobId: string;
   model: GuardedModel;
   progress: FixProgress;
+  /** The variables the command was started with. */
+  host: Environment;
 }
 
 async function runInSandbox(run: FixRun, signal: AbortSignal): Promise<number> {
   const { options, settings, dir, model, progress } = run;
-  const provider = providerFor(options, settings);
+  const provider = await providerFor(options, settings, run.host);
   const environment = await planEnvironment(
     {
       // The flags replace the file's setup and image, as they do every other setting.
@@ -259,7 +255,7 @@ function listenForInterrupts(controller: AbortController, jobId: string, stderr:
     if (controller.signal.aborted) {
       stderr.write(
         '\nStopped at once. If a sandbox container is left behind, remove it with\n' +
-          `  docker rm -f $(docker ps -aq --filter label=${JOB_LABEL}=${jobId})\n`,
+          `  ${removeContainersCommand(jobId)}\n`,
       );
       process.exit(EXIT_CANCELLED);
     }

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { loadLanguageModel } from '../compose/language-model.js';
 import { loadSandboxConfig, parseSandboxConfig } from '../config/load-config.js';
 import { loadModelConfig, type ModelConfig, parseModelConfig } from '../config/model-config.js';
 import type { Environment } from '../config/read-environment.js';
@@ -87,7 +88,6 @@ export async function createModel(options: FixOptions, config: ModelConfig): Pro
     }
     return parseReplayFile(text, `the replay file ${options.replay}`);
   }
-  // Loaded on demand: --replay runs never load the OpenAI SDK.
-  const { createLanguageModel } = await import('../adapters/openai/index.js');
-  return createLanguageModel(config);
+  // Loaded on demand (in compose): --replay runs never load the OpenAI SDK.
+  return loadLanguageModel(config);
 }

@@ -2,7 +2,7 @@
 import { realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import type { DoctorPorts } from './doctor-checks.js';
+import type { DoctorPorts } from '../doctor/doctor-checks.js';
 import type { OutputStream } from './output-stream.js';
 import { parseArguments, USAGE } from './parse-arguments.js';
 

@@ -36,10 +36,12 @@ export function runnerDependencies(
       };
       return installation.token;
     },
-    workspaces: new GitWorkspaceProvider(
-      settings.app.gitLoopbackHttp ? { allowedProtocols: ['https', 'http'] } : {},
-    ),
-    sandboxProviderFor: (config) => observeSandboxes(createSandboxProvider(config, logger), metrics),
+    workspaces: new GitWorkspaceProvider({
+      ...(settings.app.gitLoopbackHttp ? { allowedProtocols: ['https', 'http'] } : {}),
+      host: settings.environment,
+    }),
+    sandboxProviderFor: (config) =>
+      observeSandboxes(createSandboxProvider(config, { host: settings.environment, logger }), metrics),
     modelFor: (config) => createLanguageModel(config),
     sandboxConfig: settings.sandbox,
     modelConfig: settings.model,

@@ -1,12 +1,21 @@
 import { DockerSandboxProvider } from '../adapters/docker/docker-sandbox-provider.js';
 import { LocalSandboxProvider } from '../adapters/local/local-sandbox-provider.js';
+import type { Environment } from '../config/read-environment.js';
 import type { SandboxConfig } from '../config/sandbox-config.js';
 import type { SandboxProvider } from '../sandbox/sandbox.js';
 import type { Logger } from '../util/logger.js';
 
-/** The composition root's one place that picks a sandbox adapter. */
-export function createSandboxProvider(config: SandboxConfig, logger?: Logger): SandboxProvider {
+/**
+ * The job runner's sandbox adapter (the App and `selfdebug worker`).
+ * `host`: the variables the process was started with; a local sandbox
+ * passes its commands the few a shell needs to find its tools.
+ */
+export function createSandboxProvider(
+  config: SandboxConfig,
+  options: { host: Environment; logger?: Logger },
+): SandboxProvider {
+  const { host, logger } = options;
   return config.kind === 'local'
-    ? new LocalSandboxProvider(config, logger)
+    ? new LocalSandboxProvider(config, { host, ...(logger ? { logger } : {}) })
     : new DockerSandboxProvider(config, undefined, logger);
 }

@@ -20,7 +20,11 @@ export interface RunnerSettings {
   app: AppConfig;
   sandbox: SandboxConfig;
   model: ModelConfig;
-  /** Where a repository's `secret_env` values are looked up, so the report can redact them. */
+  /**
+   * The variables the process was started with: where a repository's
+   * `secret_env` values are looked up (so the report can redact them), and
+   * what git and a local sandbox take PATH, HOME and proxies from.
+   */
   environment: Environment;
 }
 

@@ -22,7 +22,7 @@ const TOKEN = 'ghs_test0123456789abcdefghijklmnopqrstuv';
 const WRONG_TOKEN = 'ghs_wrong0123456789abcdefghijklmnopqrstu';
 
 // Checkouts from a server on 127.0.0.1 go over plain http.
-const provider = () => new GitWorkspaceProvider({ allowedProtocols: ['http'] });
+const provider = () => new GitWorkspaceProvider({ allowedProtocols: ['http'], host: process.env });
 
 /** null where `read` throws: both servers' helpers throw for a file or branch that is not there. */
 function orNull(read: Promise<string>): Promise<string | null> {

@@ -100,7 +100,10 @@ describe('selfdebug eval: options, resume and results', () => {
     const resultsPath = join(await tempDir(), 'results.json');
     const controller = new AbortController();
     const savedAtFinish: string[][] = [];
-    const provider = new LocalSandboxProvider(parseSandboxConfig({ kind: 'local' }), undefined, () => {});
+    const provider = new LocalSandboxProvider(parseSandboxConfig({ kind: 'local' }), {
+      host: process.env,
+      warn: () => {},
+    });
     const options = {
       suite,
       provider,

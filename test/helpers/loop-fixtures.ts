@@ -23,7 +23,11 @@ export function useLocalSandboxes(): (files: Record<string, string>, timers?: Ti
   });
   const config = parseSandboxConfig({ kind: 'local' });
   return async (files, timers) => {
-    const provider = new LocalSandboxProvider(config, undefined, () => {}, undefined, timers);
+    const provider = new LocalSandboxProvider(config, {
+      host: process.env,
+      warn: () => {},
+      ...(timers ? { timers } : {}),
+    });
     const workspace = await tempDir();
     for (const [path, content] of Object.entries(files)) {
       await mkdir(dirname(join(workspace, path)), { recursive: true });

@@ -41,7 +41,11 @@ describe('GitWorkspaceProvider over git smart HTTP', () => {
   const opened: Workspace[] = [];
 
   const provider = (parentDir?: string) =>
-    new GitWorkspaceProvider({ allowedProtocols: ['http'], ...(parentDir ? { parentDir } : {}) });
+    new GitWorkspaceProvider({
+      allowedProtocols: ['http'],
+      host: process.env,
+      ...(parentDir ? { parentDir } : {}),
+    });
 
   async function checkout(options: { sha?: string; ref?: string; token?: string; repository?: string } = {}) {
     const workspace = await provider().checkout({
@@ -227,12 +231,12 @@ describe('GitWorkspaceProvider over git smart HTTP', () => {
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(GitError);
     expectNoToken(everythingIn(error));
-    const https = new GitWorkspaceProvider();
+    const https = new GitWorkspaceProvider({ host: process.env });
     await expect(
       https.checkout({ cloneUrl: server.url('project'), sha: shas[0]!, token: TOKEN }),
     ).rejects.toThrow(/only https is allowed/);
     // Plain http carries the token in clear text: only ever to this machine.
-    const http = new GitWorkspaceProvider({ allowedProtocols: ['https', 'http'] });
+    const http = new GitWorkspaceProvider({ allowedProtocols: ['https', 'http'], host: process.env });
     await expect(
       http.checkout({ cloneUrl: 'http://example.com/o/r.git', sha: shas[0]!, token: TOKEN }),
     ).rejects.toThrow(/plain http is only allowed to 127\.0\.0\.1/);
@@ -316,18 +320,19 @@ describe('GitWorkspaceProvider over git smart HTTP', () => {
   });
 
   it('refuses to run git with the token while simple-git debug logging is on', async () => {
-    const workspace = await checkout();
+    // The host's variables as the entry point handed them over; DEBUG is switched on after the checkout.
+    const host: Record<string, string | undefined> = { ...process.env, DEBUG: undefined };
+    const workspace = await new GitWorkspaceProvider({ allowedProtocols: ['http'], host }).checkout({
+      cloneUrl: server.url('project'),
+      sha: shas[1]!,
+      token: TOKEN,
+    });
+    opened.push(workspace);
     await writeFile(join(workspace.dir, 'more.txt'), 'more\n');
     await workspace.createBranch('selfdebug/debug-guard');
     await workspace.commit('More', AUTHOR);
-    const previous = process.env.DEBUG;
-    process.env.DEBUG = 'simple-git*';
-    try {
-      await expect(workspace.push('selfdebug/debug-guard', TOKEN)).rejects.toThrow(/unset DEBUG/);
-    } finally {
-      if (previous === undefined) delete process.env.DEBUG;
-      else process.env.DEBUG = previous;
-    }
+    host.DEBUG = 'simple-git*';
+    await expect(workspace.push('selfdebug/debug-guard', TOKEN)).rejects.toThrow(/unset DEBUG/);
   });
 
   it('makes checkouts in the given folder, and dispose removes the checkout', async () => {

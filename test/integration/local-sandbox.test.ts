@@ -12,7 +12,7 @@ const config = parseSandboxConfig({ kind: 'local' });
 
 sandboxContract({
   name: 'local child processes',
-  provider: () => new LocalSandboxProvider(config, undefined, () => {}),
+  provider: () => new LocalSandboxProvider(config, { host: process.env, warn: () => {} }),
   exists: async (id) =>
     access(id).then(
       () => true,
@@ -32,7 +32,11 @@ describe('LocalSandboxProvider', () => {
       error() {},
       warn: (_fields: object, message: string) => logged.push(message),
     };
-    const provider = new LocalSandboxProvider(config, logger, (message) => warnings.push(message));
+    const provider = new LocalSandboxProvider(config, {
+      host: process.env,
+      logger,
+      warn: (message) => warnings.push(message),
+    });
     const first = await provider.open({ jobId: 'one', workspace: await tempDir() });
     const second = await provider.open({ jobId: 'two', workspace: await tempDir() });
     await Promise.all([first.dispose(), second.dispose()]);

@@ -44,9 +44,9 @@ describe('runJob', () => {
     const dependencies: JobRunnerDependencies = {
       codeHostFor: async () => host,
       tokenFor: async () => TOKEN,
-      workspaces: new GitWorkspaceProvider({ allowedProtocols: ['http'] }),
+      workspaces: new GitWorkspaceProvider({ allowedProtocols: ['http'], host: process.env }),
       sandboxProviderFor: (config) =>
-        new LocalSandboxProvider({ ...config, kind: 'local' }, undefined, () => {}),
+        new LocalSandboxProvider({ ...config, kind: 'local' }, { host: process.env, warn: () => {} }),
       modelFor: () => model,
       sandboxConfig: parseSandboxConfig({ kind: 'local', commandTimeoutSeconds: 30 }),
       modelConfig: parseModelConfig({ apiKey: 'sk-test-secret-key-0123456789' }),
@@ -64,7 +64,10 @@ describe('runJob', () => {
     sha: string,
     message = 'selfdebug: earlier',
   ): Promise<string> {
-    const workspace = await new GitWorkspaceProvider({ allowedProtocols: ['http'] }).checkout({
+    const workspace = await new GitWorkspaceProvider({
+      allowedProtocols: ['http'],
+      host: process.env,
+    }).checkout({
       cloneUrl: server.url(repository),
       sha,
       token: TOKEN,

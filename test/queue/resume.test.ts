@@ -90,9 +90,9 @@ describe('a job taken over after its worker froze right behind the push', () => 
     const base: JobRunnerDependencies = {
       codeHostFor: async () => host,
       tokenFor: async () => TOKEN,
-      workspaces: new GitWorkspaceProvider({ allowedProtocols: ['http'] }),
+      workspaces: new GitWorkspaceProvider({ allowedProtocols: ['http'], host: process.env }),
       sandboxProviderFor: (config) =>
-        new LocalSandboxProvider({ ...config, kind: 'local' }, undefined, () => {}),
+        new LocalSandboxProvider({ ...config, kind: 'local' }, { host: process.env, warn: () => {} }),
       // Each run words its commit differently, so run 2's push really is refused as non-fast-forward.
       modelFor: () =>
         new ScriptedModel([

@@ -151,7 +151,7 @@ describeWithDocker('copy-back attacks', () => {
     const dependencies: JobRunnerDependencies = {
       codeHostFor: async () => host,
       tokenFor: async () => TOKEN,
-      workspaces: new GitWorkspaceProvider({ allowedProtocols: ['http'] }),
+      workspaces: new GitWorkspaceProvider({ allowedProtocols: ['http'], host: process.env }),
       sandboxProviderFor: (config) => new DockerSandboxProvider({ ...config, image: TEST_IMAGE }, docker),
       modelFor: () => new ScriptedModel(answers),
       sandboxConfig: parseSandboxConfig({ image: TEST_IMAGE, commandTimeoutSeconds: 60 }),
@@ -540,7 +540,10 @@ describeWithDocker('copy-back attacks', () => {
         'app.py': BROKEN,
         'rewrite-git.sh': rewriteGitScript(marks),
       });
-      const workspace = await new GitWorkspaceProvider({ allowedProtocols: ['http'] }).checkout({
+      const workspace = await new GitWorkspaceProvider({
+        allowedProtocols: ['http'],
+        host: process.env,
+      }).checkout({
         cloneUrl: server.url('copyout'),
         sha,
         token: TOKEN,

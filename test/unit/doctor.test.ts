@@ -3,12 +3,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CheckResult, DoctorPorts } from '../../src/cli/doctor-checks.js';
 import { withDotEnv } from '../../src/cli/doctor-command.js';
-import { githubApiUrl, realDoctorPorts } from '../../src/cli/doctor-probes.js';
 import { run } from '../../src/cli/main.js';
 import { parseArguments } from '../../src/cli/parse-arguments.js';
-import { logStartupChecks } from '../../src/cli/startup-checks.js';
+import { githubApiUrl, realDoctorPorts } from '../../src/compose/doctor-probes.js';
+import { logStartupChecks } from '../../src/compose/startup-checks.js';
+import type { CheckResult, DoctorPorts } from '../../src/doctor/doctor-checks.js';
 import {
   EngineUnreachableError,
   ImageNotFoundError,

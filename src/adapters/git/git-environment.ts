@@ -1,6 +1,8 @@
+import type { Environment } from '../../config/read-environment.js';
+
 /**
  * The environment every git command runs in. It is built from an allow-list
- * rather than from process.env minus a few names: inherited GIT_* variables
+ * rather than from the host's variables minus a few names: inherited GIT_* variables
  * (GIT_DIR, GIT_CONFIG_*, GIT_SSH_COMMAND, GIT_TRACE_CURL...) could redirect
  * git to another repository, run programs, or print the token, and git reads
  * too many of them to list.
@@ -23,13 +25,14 @@ const INHERITED = [
   'CURL_CA_BUNDLE',
 ];
 
+/** `host`: the variables selfdebug was started with, as its entry point read them. */
 export function gitEnvironment(
   allowedProtocols: readonly string[],
-  inherited: NodeJS.ProcessEnv = process.env,
+  host: Environment,
 ): Record<string, string> {
   const environment: Record<string, string> = {};
   for (const name of INHERITED) {
-    const value = inherited[name];
+    const value = host[name];
     if (value !== undefined) environment[name] = value;
   }
   return {

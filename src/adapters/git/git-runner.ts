@@ -1,4 +1,5 @@
 import { GitPluginError, GitError as SimpleGitError, type SimpleGitOptions, simpleGit } from 'simple-git';
+import type { Environment } from '../../config/read-environment.js';
 import { GitError } from '../../errors/git-errors.js';
 import { Redactor } from '../../report/redact.js';
 import { gitEnvironment, SAFETY_CONFIG } from './git-environment.js';
@@ -9,6 +10,11 @@ export interface GitRunnerSettings {
   allowedProtocols: readonly string[];
   /** A command silent for this long is stopped. */
   silenceTimeoutMs: number;
+  /**
+   * The variables selfdebug was started with: git gets PATH, HOME and the
+   * proxy settings from them, and DEBUG says whether simple-git would log.
+   */
+  host: Environment;
 }
 
 export interface RunOptions {
@@ -70,13 +76,13 @@ export class GitRunner {
   private readonly environment: Record<string, string>;
 
   constructor(private readonly settings: GitRunnerSettings) {
-    this.environment = gitEnvironment(settings.allowedProtocols);
+    this.environment = gitEnvironment(settings.allowedProtocols, settings.host);
   }
 
   /** Runs `git <args>` in `directory` and returns its stdout. */
   async run(directory: string, args: string[], options: RunOptions = {}): Promise<string> {
     const secrets = options.token === undefined ? [] : tokenSecrets(options.token);
-    if (secrets.length > 0 && simpleGitDebugOn(process.env.DEBUG)) {
+    if (secrets.length > 0 && simpleGitDebugOn(this.settings.host.DEBUG)) {
       // simple-git's debug log prints each process's environment, which carries the auth header.
       throw new GitError(
         'checkout',

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Environment } from '../../config/read-environment.js';
 import type { CheckoutRequest, Workspace, WorkspaceProvider } from '../../workspace/workspace.js';
 import { assertCloneUrl } from './clone-url.js';
 import { ConfigSeal } from './config-seal.js';
@@ -19,6 +20,8 @@ export interface GitWorkspaceProviderOptions {
   silenceTimeoutMs?: number;
   /** Commits of history fetched with the one checked out (50 by default). */
   fetchDepth?: number;
+  /** The variables selfdebug was started with (PATH, HOME, proxies, DEBUG); git sees only a few of them. */
+  host: Environment;
 }
 
 /** Workspaces over the git command line, through simple-git. */
@@ -28,13 +31,14 @@ export class GitWorkspaceProvider implements WorkspaceProvider {
   private readonly parentDir: string;
   private readonly fetchDepth: number;
 
-  constructor(options: GitWorkspaceProviderOptions = {}) {
+  constructor(options: GitWorkspaceProviderOptions) {
     this.allowedProtocols = options.allowedProtocols ?? ['https'];
     this.parentDir = options.parentDir ?? tmpdir();
     this.fetchDepth = options.fetchDepth ?? 50;
     this.runner = new GitRunner({
       allowedProtocols: this.allowedProtocols,
       silenceTimeoutMs: options.silenceTimeoutMs ?? 600_000,
+      host: options.host,
     });
   }
 

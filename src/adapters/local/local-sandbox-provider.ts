@@ -1,13 +1,14 @@
 import { mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Environment } from '../../config/read-environment.js';
 import type { SandboxConfig } from '../../config/sandbox-config.js';
 import { NO_PREPARATION, type PreparationReport } from '../../sandbox/environment.js';
 import { runSetup } from '../../sandbox/run-setup.js';
 import type { OpenSandboxRequest, Sandbox, SandboxProvider } from '../../sandbox/sandbox.js';
 import { type Logger, silentLogger } from '../../util/logger.js';
 import { realTimers, type Timers } from '../../util/timers.js';
-import { LocalSandbox } from './local-sandbox.js';
+import { LocalSandbox, passedHostVariables } from './local-sandbox.js';
 
 /** The banner; `instead` says how to go back to Docker, in the terms the person used to leave it. */
 export function localSandboxWarning(instead = 'set SELFDEBUG_SANDBOX=docker'): string {
@@ -19,20 +20,38 @@ export function localSandboxWarning(instead = 'set SELFDEBUG_SANDBOX=docker'): s
 
 export const LOCAL_SANDBOX_WARNING = localSandboxWarning();
 
+export interface LocalSandboxOptions {
+  /** The variables selfdebug was started with: commands get PATH, LANG, LC_ALL and TZ of them, nothing else. */
+  host: Environment;
+  logger?: Logger;
+  /** Where the banner goes once; stderr unless the caller has its own channel (the Action's annotations). */
+  warn?: (message: string) => void;
+  /** The banner; LOCAL_SANDBOX_WARNING unless the person chose this sandbox some other way than the variable. */
+  warning?: string;
+  /** Times each command's limit; the real scheduler unless a test brings its own. */
+  timers?: Timers;
+}
+
 /** Development sandbox: a temporary copy of the workspace and plain child processes. */
 export class LocalSandboxProvider implements SandboxProvider {
   readonly kind = 'local' as const;
   private warned = false;
+  private readonly hostVariables: Readonly<Record<string, string>>;
+  private readonly logger: Logger;
+  private readonly warn: (message: string) => void;
+  private readonly warning: string;
+  private readonly timers: Timers;
 
   constructor(
     private readonly config: SandboxConfig,
-    private readonly logger: Logger = silentLogger,
-    private readonly warn: (message: string) => void = (message) =>
-      process.stderr.write(`\n⚠️  ${message}\n\n`),
-    private readonly warning: string = LOCAL_SANDBOX_WARNING,
-    /** Times each command's limit; the real scheduler unless a test brings its own. */
-    private readonly timers: Timers = realTimers,
-  ) {}
+    options: LocalSandboxOptions,
+  ) {
+    this.hostVariables = passedHostVariables(options.host);
+    this.logger = options.logger ?? silentLogger;
+    this.warn = options.warn ?? ((message) => process.stderr.write(`\n⚠️  ${message}\n\n`));
+    this.warning = options.warning ?? LOCAL_SANDBOX_WARNING;
+    this.timers = options.timers ?? realTimers;
+  }
 
   async open(request: OpenSandboxRequest): Promise<Sandbox> {
     request.signal?.throwIfAborted();
@@ -44,7 +63,7 @@ export class LocalSandboxProvider implements SandboxProvider {
     const root = await mkdtemp(
       join(tmpdir(), `selfdebug-${request.jobId.replace(/[^\w.-]/g, '-').slice(0, 40)}-`),
     );
-    const sandbox = new LocalSandbox(root, this.config, this.timers);
+    const sandbox = new LocalSandbox(root, this.config, this.hostVariables, this.timers);
     try {
       await Promise.all(['workspace', 'home', 'tmp'].map((name) => mkdir(join(root, name))));
       await sandbox.copyIn(await request.workspace);

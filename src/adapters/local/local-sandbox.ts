@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { chmod, cp, lstat, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import type { Environment } from '../../config/read-environment.js';
 import type { SandboxConfig } from '../../config/sandbox-config.js';
 import type { PreparationReport } from '../../sandbox/environment.js';
 import { ExecLimits } from '../../sandbox/exec-limits.js';
@@ -34,6 +35,8 @@ export class LocalSandbox implements Sandbox {
   constructor(
     readonly root: string,
     private readonly config: SandboxConfig,
+    /** What every command gets of the host's variables (passedHostVariables). */
+    private readonly hostVariables: Readonly<Record<string, string>>,
     /** Times each command's limit; the real scheduler unless a test brings its own. */
     private readonly timers: Timers = realTimers,
   ) {}
@@ -52,7 +55,12 @@ export class LocalSandbox implements Sandbox {
     const started = performance.now();
     const child = spawn('bash', ['-c', command], {
       cwd: join(this.workdir, options.cwd ?? '.'),
-      env: { ...hostBasics(), HOME: join(this.root, 'home'), TMPDIR: join(this.root, 'tmp'), ...options.env },
+      env: {
+        ...this.hostVariables,
+        HOME: join(this.root, 'home'),
+        TMPDIR: join(this.root, 'tmp'),
+        ...options.env,
+      },
       // A process group of its own, so a timeout kills the whole tree with one signal.
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -128,10 +136,11 @@ function copyTree(from: string, to: string): Promise<void> {
   return cp(from, to, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
 }
 
-function hostBasics(): Record<string, string> {
+/** The few of `host` (the variables selfdebug was started with) that a shell needs to find its tools. */
+export function passedHostVariables(host: Environment): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of PASSED_HOST_VARIABLES) {
-    const value = process.env[name];
+    const value = host[name];
     if (value !== undefined) env[name] = value;
   }
   return env;

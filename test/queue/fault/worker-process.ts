@@ -81,8 +81,8 @@ const { stopped } = serveJobs({
     handler: runJobHandler({
       codeHostFor: async () => host,
       tokenFor: async () => env.FAULT_TOKEN!,
-      workspaces: new GitWorkspaceProvider({ allowedProtocols: ['http'] }),
-      sandboxProviderFor: (config) => createSandboxProvider(config, logger),
+      workspaces: new GitWorkspaceProvider({ allowedProtocols: ['http'], host: process.env }),
+      sandboxProviderFor: (config) => createSandboxProvider(config, { host: process.env, logger }),
       // A fresh script per run: a job that is taken over starts its conversation again.
       modelFor: () =>
         holding(

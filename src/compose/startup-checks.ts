@@ -1,7 +1,9 @@
+import { loadModelConfig } from '../config/model-config.js';
 import type { Environment } from '../config/read-environment.js';
+import { type DoctorPorts, runDoctorChecks } from '../doctor/doctor-checks.js';
+import { failureLines } from '../doctor/doctor-table.js';
 import type { Logger } from '../util/logger.js';
-import { type DoctorPorts, runDoctorChecks } from './doctor-checks.js';
-import { failureLines } from './doctor-table.js';
+import { loadLanguageModel } from './language-model.js';
 
 /**
  * The App's start-up: `selfdebug doctor`'s checks, each failure logged as one
@@ -41,9 +43,7 @@ export async function logStartupChecks(
 
 /** Whether the model settings would let a job start (a key, a valid URL), without a request. */
 async function modelSettings(env: Environment) {
-  const { loadModelConfig } = await import('../config/model-config.js');
-  const { createLanguageModel } = await import('../adapters/openai/index.js');
-  const model = createLanguageModel(loadModelConfig(env));
+  const model = await loadLanguageModel(loadModelConfig(env));
   return {
     name: 'model server',
     status: 'ok' as const,

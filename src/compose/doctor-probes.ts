@@ -6,7 +6,8 @@ import { dirname, resolve } from 'node:path';
 import { loadSandboxConfig } from '../config/load-config.js';
 import { loadModelConfig } from '../config/model-config.js';
 import type { Environment } from '../config/read-environment.js';
-import type { CheckResult, DoctorPorts } from './doctor-checks.js';
+import type { CheckResult, DoctorPorts } from '../doctor/doctor-checks.js';
+import { loadModelServerProbe } from './language-model.js';
 
 /**
  * The real ports of `selfdebug doctor` and the App's start-up checks. Every
@@ -55,11 +56,10 @@ export function realDoctorPorts(
 
 /** `doctor --model`'s probe, summarised in one row; no retries, so a dead server fails fast. */
 async function probeModel(env: Environment): Promise<CheckResult> {
-  const { createLanguageModel, probeModelServer } = await import('../adapters/openai/index.js');
   const config = loadModelConfig({ ...env, SELFDEBUG_MODEL_MAX_RETRIES: '0' });
-  const model = createLanguageModel(config);
-  const checks = await probeModelServer(model);
-  const where = `${model.model} at ${config.baseUrl ?? 'OpenAI'}`;
+  const server = await loadModelServerProbe(config);
+  const checks = await server.probe();
+  const where = `${server.model} at ${config.baseUrl ?? 'OpenAI'}`;
   const blocking = checks.filter((check) => check.ok === false && check.blocking);
   if (blocking.length > 0) {
     return {
