@@ -72,11 +72,17 @@ const OPENERS = [
 ];
 /** The openers by their first character: most lines' first character opens none. */
 const OPENERS_BY_CHARACTER: (string[] | undefined)[] = [];
+/**
+ * Their first two characters, as `first << 8 | second`: many lines open with a capital that some
+ * opener shares (`T`, `S`, `C`…), and one table read spares them a `startsWith` per opener.
+ */
+const OPENER_PAIRS = new Uint8Array(1 << 16);
 for (const word of OPENERS) {
   const code = word.charCodeAt(0);
   const words = OPENERS_BY_CHARACTER[code] ?? [];
   words.push(word);
   OPENERS_BY_CHARACTER[code] = words;
+  OPENER_PAIRS[(code << 8) | word.charCodeAt(1)] = 1;
 }
 
 const SPACE = 32;
@@ -133,9 +139,8 @@ export function opensWithMarker(text: string, start: number, end: number): boole
     );
   }
   if (code === 0xc3) return next === 0x97;
-  const words = OPENERS_BY_CHARACTER[code];
-  if (words !== undefined) {
-    for (const word of words) if (text.startsWith(word, index)) return true;
+  if (OPENER_PAIRS[((code << 8) | next) & 0xffff] === 1) {
+    for (const word of OPENERS_BY_CHARACTER[code]!) if (text.startsWith(word, index)) return true;
   }
   return opensWithPlace(text, index, end);
 }
