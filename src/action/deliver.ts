@@ -9,9 +9,9 @@ import type { JobView } from '../report/job-view.js';
 import type { Redactor } from '../report/redact.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { copyBack } from '../workspace/copy-back.js';
+import { BRANCH_PREFIX, ROUND_TRAILER } from '../workspace/selfdebug-branches.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { FailedRun } from './event.js';
-import { BRANCH_PREFIX, ROUND_TRAILER } from './guards.js';
 import { moveToHead } from './head-lines.js';
 import { placeable, type Suggestions, suggestionsFrom } from './suggestions.js';
 

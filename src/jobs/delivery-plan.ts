@@ -3,11 +3,9 @@ import type { LoopResult } from '../loop/run-loop.js';
 import type { JobRequest } from '../queue/job-request.js';
 import { codeBlock, type Redactor, renderCommitMessage } from '../report/index.js';
 import type { RefusedEntry } from '../sandbox/sandbox.js';
+import { ROUND_TRAILER } from '../workspace/selfdebug-branches.js';
 import type { CommitAuthor } from '../workspace/workspace.js';
 import type { JobTarget } from './resolve-target.js';
-
-/** The trailer that counts a branch's automatic rounds (prepareCheckout caps them). */
-export const ROUND_TRAILER = 'Selfdebug-Round: workflow-run';
 
 /**
  * What delivering a job's fix comes to, decided before anything is done:

@@ -1,8 +1,7 @@
 import type { CodeHost } from '../code-host/code-host.js';
 import { JobRefusedError } from '../errors/job-errors.js';
 import { issueNumberOf, type JobRequest, repositoryKey } from '../queue/job-request.js';
-
-export const BRANCH_PREFIX = 'selfdebug/';
+import { BRANCH_PREFIX, isOwnBranch } from '../workspace/selfdebug-branches.js';
 
 /** Where a job reads, where its fix goes, and where it reports. */
 export interface JobTarget {
@@ -74,7 +73,7 @@ async function pullTarget(
         'cannot push to a fork; push the branch to this repository and ask again there.',
     );
   }
-  const own = pull.head.startsWith(BRANCH_PREFIX);
+  const own = isOwnBranch(pull.head);
   return {
     headSha: pull.headSha,
     ref: pull.head,
@@ -92,7 +91,7 @@ async function runTarget(
   trigger: Extract<JobRequest['trigger'], { kind: 'workflow-run' }>,
   short: string,
 ): Promise<Omit<JobTarget, 'reportTo'>> {
-  const own = trigger.branch.startsWith(BRANCH_PREFIX);
+  const own = isOwnBranch(trigger.branch);
   return {
     headSha: request.headSha ?? (await host.branchHead(trigger.branch)),
     ref: trigger.branch,

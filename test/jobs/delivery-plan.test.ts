@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { defaultRepoConfig } from '../../src/config/repo-config.js';
-import { type DeliveryInput, planDelivery, ROUND_TRAILER } from '../../src/jobs/delivery-plan.js';
+import { type DeliveryInput, planDelivery } from '../../src/jobs/delivery-plan.js';
 import { Redactor } from '../../src/report/index.js';
+import { ROUND_TRAILER } from '../../src/workspace/selfdebug-branches.js';
 import { jobRequest, mentionTrigger } from '../fakes/job-requests.js';
 import { REFLECTION } from '../report/fixtures.js';
 
