@@ -39,7 +39,8 @@ export interface JobRunnerDependencies {
   modelConfig: ModelConfig;
   appConfig: AppConfig;
   logger: Logger;
-  environment?: Record<string, string | undefined>;
+  /** Where a repository's `secret_env` values are looked up (the composition root's environment), for the redactor. */
+  environment: Record<string, string | undefined>;
 }
 
 /** What the job's history keeps: the report's view (null when nothing ran), and why it stopped early. */
@@ -110,8 +111,7 @@ async function openJob(
   host: CodeHost,
   config: RepoConfig,
 ): Promise<Job> {
-  const environment = dependencies.environment ?? process.env;
-  const settings = jobSettings(request, config, { ...dependencies, environment });
+  const settings = jobSettings(request, config, dependencies);
   const token = await dependencies.tokenFor(request);
   const redactor = new Redactor([token, ...settings.secrets]);
   const logger = redactingLogger(dependencies.logger, redactor);
