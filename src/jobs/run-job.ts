@@ -9,7 +9,7 @@ import { JobCancelledError, JobRefusedError } from '../errors/job-errors.js';
 import { SelfdebugError } from '../errors/selfdebug-error.js';
 import { type LoopResult, runLoop } from '../loop/run-loop.js';
 import type { LanguageModel } from '../model/language-model.js';
-import { issueNumberOf, type JobRequest } from '../queue/job-request.js';
+import type { JobRequest } from '../queue/job-request.js';
 import { Redactor, redactingLogger } from '../report/index.js';
 import type { JobView } from '../report/job-view.js';
 import type { Sandbox, SandboxProvider } from '../sandbox/sandbox.js';
@@ -26,6 +26,7 @@ import { JobReporter } from './job-reporter.js';
 import { type JobSettings, jobSettings } from './job-settings.js';
 import { prepareCheckout } from './prepare-checkout.js';
 import { reportConfigProblem } from './report-config-problem.js';
+import { type ReportTarget, reportTargetOf } from './report-target.js';
 import { type JobTarget, resolveTarget } from './resolve-target.js';
 
 export interface JobRunnerDependencies {
@@ -75,20 +76,22 @@ export async function runJob(
   dependencies: JobRunnerDependencies,
 ): Promise<RunJobResult> {
   const host = await dependencies.codeHostFor(request);
+  // Worked out once: the config problem, the reporter and the delivery all speak where it says.
+  const reportTarget = reportTargetOf(request);
   const config = await readRepoConfig(host);
   if (!config.ok) {
-    await reportConfigProblem(request, host, config.message, dependencies.modelConfig.apiKey);
+    await reportConfigProblem(reportTarget, host, config.message, dependencies.modelConfig.apiKey);
     dependencies.logger.warn({ job: request.id }, 'job skipped: invalid .github/selfdebug.yml');
     return { view: null, problem: { kind: 'refused', message: config.message } };
   }
-  const job = await openJob(request, signal, dependencies, host, config.config);
+  const job = await openJob({ request, signal, dependencies, host, reportTarget }, config.config);
   const { settings, report } = job;
 
   // The clone, kept so that its folder is removed however the job ends (even while it is still running).
   let cloned: Promise<Workspace | null> | null = null;
   let target: JobTarget | null = null;
   try {
-    target = await resolveTarget(request, host);
+    target = await resolveTarget(request, host, reportTarget.issueNumber);
     const { command, setup } = settings.repo;
     const prepared = await buildTask(request, host, { command, setup });
     report.started(target.headSha);
@@ -103,14 +106,18 @@ export async function runJob(
   }
 }
 
+/** What a job starts from: its request, its ports and where it reports. */
+interface JobStart {
+  request: JobRequest;
+  signal: AbortSignal;
+  dependencies: JobRunnerDependencies;
+  host: CodeHost;
+  reportTarget: ReportTarget;
+}
+
 /** Everything a job works out once, before its first step: settings, token, redactor, logger and report. */
-async function openJob(
-  request: JobRequest,
-  signal: AbortSignal,
-  dependencies: JobRunnerDependencies,
-  host: CodeHost,
-  config: RepoConfig,
-): Promise<Job> {
+async function openJob(start: JobStart, config: RepoConfig): Promise<Job> {
+  const { request, signal, dependencies, host } = start;
   const settings = jobSettings(request, config, dependencies);
   const token = await dependencies.tokenFor(request);
   const redactor = new Redactor([token, ...settings.secrets]);
@@ -120,7 +127,7 @@ async function openJob(
     host,
     redactor,
     logger,
-    reportTo: issueNumberOf(request),
+    reportTo: start.reportTarget.issueNumber,
     handle: dependencies.appConfig.handle,
     settings: settings.report,
   });
