@@ -262,6 +262,7 @@ async function deliverFix(run: ActionRun, view: JobView, loop: LoopDone): Promis
     owner,
     repo,
     token: inputs['github-token'],
+    jobId: jobIdOf(failed),
     run: failed,
     runUrl: `${runner.GITHUB_SERVER_URL}/${runner.GITHUB_REPOSITORY}/actions/runs/${failed.runId}`,
     config: run.config,

@@ -19,7 +19,7 @@ import type { Logger } from '../util/logger.js';
 import { copyBack } from '../workspace/copy-back.js';
 import type { Workspace, WorkspaceProvider } from '../workspace/workspace.js';
 import { buildTask, type PreparedTask } from './build-task.js';
-import { planDelivery } from './delivery-plan.js';
+import { jobTrailers, planDelivery, pullRequestText } from './delivery-plan.js';
 import { type Delivery, executeDelivery } from './execute-delivery.js';
 import type { JobEvents } from './job-events.js';
 import { JobReporter } from './job-reporter.js';
@@ -233,11 +233,12 @@ async function deliver(
     logger.warn({ job: request.id, refused: paths }, 'files of the fix could not be copied back');
   }
   const plan = planDelivery({
-    request,
     loop,
-    command: ran.prepared.task.command,
+    fixes: ran.prepared.task.command,
+    trailers: jobTrailers(request),
     scripts: ran.prepared.scripts.length > 0 ? await fixedScripts(sandbox, loop.changedFiles) : null,
     refused,
+    partialFix: 'withhold',
     target: ran.target,
     settings: settings.repo.pull_request,
     author: { name: appConfig.commitName, email: appConfig.commitEmail },
@@ -247,7 +248,7 @@ async function deliver(
     host: job.host,
     workspace,
     token: job.token,
-    settled: () => job.report.settled(),
+    pullRequestText: async (pull) => pullRequestText(pull, await job.report.settled(), redactor),
     movedTo: (pullNumber) => job.report.movedTo(pullNumber),
     logger,
     redactor,
