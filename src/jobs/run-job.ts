@@ -248,6 +248,7 @@ async function deliver(
     host: job.host,
     workspace,
     token: job.token,
+    // The body links to every comment the report shows: written once they are posted, after the push.
     pullRequestText: async (pull) => pullRequestText(pull, await job.report.settled(), redactor),
     movedTo: (pullNumber) => job.report.movedTo(pullNumber),
     logger,
