@@ -94,17 +94,8 @@ module.exports = {
       comment:
         'The CLI and the Action read arguments and settings and print; src/compose builds the adapters ' +
         'they run with (loading them on demand where a command may not need them).',
-      from: { path: '^src/(cli|action)/', pathNot: '^src/action/deliver\\.ts$' },
+      from: { path: '^src/(cli|action)/' },
       to: { path: '^src/adapters/' },
-    },
-    {
-      // deliver.ts still names the client type where it is declared. Once it imports it from
-      // src/compose/action-clients.ts like the rest of the Action, this rule and the exception above go.
-      name: 'action-delivery-names-only-the-client-type',
-      severity: 'error',
-      comment: "The Action's delivery may name GitHubOctokit's declaration, and no other adapter.",
-      from: { path: '^src/action/deliver\\.ts$' },
-      to: { path: '^src/adapters/', pathNot: '^src/adapters/github/octokit\\.ts$' },
     },
     {
       name: 'inner-rooms-point-inward',

@@ -1,17 +1,19 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { GitHubOctokit } from '../adapters/github/octokit.js';
 import type { CodeHost } from '../code-host/code-host.js';
+import type { GitHubOctokit } from '../compose/action-clients.js';
 import type { RepoConfig } from '../config/repo-config.js';
+import { type DeliveryPlan, planDelivery, pullRequestText } from '../jobs/delivery-plan.js';
+import { type DeliveryPorts, executeDelivery } from '../jobs/execute-delivery.js';
 import type { LoopResult } from '../loop/run-loop.js';
-import { renderCommitMessage, renderPullRequestBody, renderPullRequestTitle } from '../report/index.js';
 import type { JobView } from '../report/job-view.js';
 import type { Redactor } from '../report/redact.js';
-import type { Sandbox } from '../sandbox/sandbox.js';
+import type { RefusedEntry, Sandbox } from '../sandbox/sandbox.js';
+import { silentLogger } from '../util/logger.js';
 import { copyBack } from '../workspace/copy-back.js';
+import { BRANCH_PREFIX, ROUND_TRAILER } from '../workspace/selfdebug-branches.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { FailedRun } from './event.js';
-import { BRANCH_PREFIX, ROUND_TRAILER } from './guards.js';
 import { moveToHead } from './head-lines.js';
 import { placeable, type Suggestions, suggestionsFrom } from './suggestions.js';
 
@@ -27,6 +29,8 @@ export interface DeliveryContext {
   owner: string;
   repo: string;
   token: string;
+  /** The job's name in the executor's log lines. */
+  jobId: string;
   run: FailedRun;
   runUrl: string;
   config: RepoConfig;
@@ -42,41 +46,67 @@ export interface DeliveryContext {
 
 /**
  * The fix on a `selfdebug/` branch and a pull request into the branch that
- * failed. The changed files are copied from the sandbox into a clean
- * checkout, never into GITHUB_WORKSPACE, so nothing the job built is pushed.
+ * failed, planned and carried out as the App's jobs deliver theirs
+ * (planDelivery, executeDelivery). The changed files are copied from the
+ * sandbox into a clean checkout, never into GITHUB_WORKSPACE, so nothing the
+ * job built is pushed; files that cannot come back are left out, with a note.
  */
 export async function deliverPullRequest(
   context: DeliveryContext,
 ): Promise<{ url: string; notes: string[] }> {
-  const { run, result, redactor, config } = context;
+  const { run, result } = context;
   if (run.branch === '')
     throw new Error(
       'the failed run is not on a branch (a tag?), so there is nothing to open a pull request into',
     );
   const workspace = await context.checkout();
-  const { written, refused } = await copyBack(context.sandbox, result.changedFiles, workspace.dir);
+  const { refused } = await copyBack(context.sandbox, result.changedFiles, workspace.dir);
+  const delivery = await executeDelivery(planFor(context, refused), portsFor(context, workspace));
+  if (delivery.deliveryError !== null) throw new Error(delivery.deliveryError);
+  if (delivery.pullRequestUrl === null) throw new Error('the fix changed no file that could be committed');
   const notes = refused.map((entry) => `Left out ${entry.path}: ${entry.reason}`);
-  const branch = `${BRANCH_PREFIX}run-${run.runId}-${run.runAttempt}`;
-  await workspace.createBranch(branch);
-  const summary = result.reflection?.summary ?? `fix the failure of ${run.workflowName}`;
-  const message = renderCommitMessage(summary, [ROUND_TRAILER], redactor, config.pull_request.title_prefix);
-  const sha = await workspace.commit(message, AUTHOR, written);
-  if (sha === null) throw new Error('the fix changed no file that could be committed');
-  await workspace.push(branch, context.token);
-  const body = `${renderPullRequestBody(context.view, redactor)}\n\nFixes the failure of ${context.runUrl} (workflow ${redactor.redact(run.workflowName)}).\n`;
-  const existing = await context.host.findPullRequest(branch);
-  const pull =
-    existing ??
-    (await context.host.createPullRequest({
-      title: renderPullRequestTitle(context.view, redactor, config.pull_request.title_prefix),
-      body,
-      head: branch,
-      base: run.branch,
-      draft: config.pull_request.draft,
-    }));
-  if (config.pull_request.labels.length > 0)
-    await context.host.addLabels(pull.number, config.pull_request.labels);
-  return { url: pull.url, notes };
+  return { url: delivery.pullRequestUrl, notes };
+}
+
+/** The App's plan, with the Action's branch, trailer, author and footer; files that did not come back are left out. */
+function planFor(context: DeliveryContext, refused: readonly RefusedEntry[]): DeliveryPlan {
+  const { run } = context;
+  return planDelivery({
+    loop: context.result,
+    fixes: `the failure of ${run.workflowName}`,
+    // Every fix the Action makes answers a failed run: an automatic round on its branch.
+    trailers: [ROUND_TRAILER],
+    scripts: null,
+    refused,
+    partialFix: 'commit-the-rest',
+    target: {
+      workBranch: `${BRANCH_PREFIX}run-${run.runId}-${run.runAttempt}`,
+      baseBranch: run.branch,
+      existingPull: null,
+      reportTo: null,
+    },
+    settings: context.config.pull_request,
+    author: AUTHOR,
+    footer: `\n\nFixes the failure of ${context.runUrl} (workflow ${run.workflowName}).\n`,
+    redactor: context.redactor,
+  });
+}
+
+function portsFor(context: DeliveryContext, workspace: Workspace): DeliveryPorts {
+  const { redactor } = context;
+  return {
+    host: context.host,
+    workspace,
+    token: context.token,
+    // The Action's report is written before delivery: the body needs nothing posted later.
+    pullRequestText: async (pull) => pullRequestText(pull, context.view, redactor),
+    // Its report is the step summary, not comments that follow the pull request.
+    movedTo: async () => {},
+    // A failure comes back as the delivery's error, and fails the step with it.
+    logger: silentLogger,
+    redactor,
+    jobId: context.jobId,
+  };
 }
 
 /**

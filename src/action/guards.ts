@@ -1,13 +1,5 @@
+import { isOwnBranch } from '../workspace/selfdebug-branches.js';
 import type { FailedRun } from './event.js';
-
-/** The App's branch prefix: the action works on the same branches, so the same round cap applies to both. */
-export const BRANCH_PREFIX = 'selfdebug/';
-/** The trailer the App writes on automatic rounds; counting it is how both know how many rounds ran. */
-export const ROUND_TRAILER = 'Selfdebug-Round: workflow-run';
-
-export function isOwnBranch(branch: string): boolean {
-  return branch.startsWith(BRANCH_PREFIX);
-}
 
 /**
  * Why a run started by a bot is skipped, or null to go on. A bot's push on

@@ -16,12 +16,13 @@ import { type JobView, jobView } from '../report/job-view.js';
 import { Redactor } from '../report/redact.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { withSandbox } from '../sandbox/with-sandbox.js';
+import { isOwnBranch, ROUND_TRAILER } from '../workspace/selfdebug-branches.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { type ActionSettings, actionSettings } from './action-settings.js';
 import { deliverPullRequest, deliverSuggestions } from './deliver.js';
 import { type FailedRun, readFailedRun } from './event.js';
 import { findFailedStep } from './failed-step.js';
-import { isOwnBranch, ROUND_TRAILER, roundsExhausted, untrustedBot } from './guards.js';
+import { roundsExhausted, untrustedBot } from './guards.js';
 import { type ActionInputs, type RunnerContext, readActionEnvironment } from './inputs.js';
 import {
   appendSummary,
@@ -277,6 +278,7 @@ async function deliverFix(run: ActionRun, view: JobView, loop: LoopDone): Promis
     owner,
     repo,
     token: inputs['github-token'],
+    jobId: jobIdOf(failed),
     run: failed,
     runUrl: `${runner.GITHUB_SERVER_URL}/${runner.GITHUB_REPOSITORY}/actions/runs/${failed.runId}`,
     config: run.config,

@@ -1,5 +1,6 @@
 import type { CodeHost } from '../code-host/code-host.js';
 import { CEILING_TITLE, reportRefusal } from '../jobs/report-refusal.js';
+import { reportTargetOf } from '../jobs/report-target.js';
 import type { JobRequest } from '../queue/job-request.js';
 import type { AppDependencies } from './dependencies.js';
 
@@ -16,7 +17,7 @@ export async function enqueueWithinCeiling(
 ): Promise<boolean> {
   const verdict = await dependencies.costCeiling?.check(job.installationId);
   if (verdict?.refused) {
-    await reportRefusal(job, host, { title: CEILING_TITLE, message: verdict.message });
+    await reportRefusal(reportTargetOf(job), host, { title: CEILING_TITLE, message: verdict.message });
     return false;
   }
   return (await dependencies.queue.enqueue(job)).accepted;

@@ -1,6 +1,6 @@
 import type { Context } from 'probot';
-import { BRANCH_PREFIX } from '../jobs/resolve-target.js';
 import { repositoryKey } from '../queue/job-request.js';
+import { isOwnBranch } from '../workspace/selfdebug-branches.js';
 import { authorize, isAutomated, refusalText } from './authorize.js';
 import { jobRequest } from './build-request.js';
 import type { AppDependencies } from './dependencies.js';
@@ -17,8 +17,7 @@ export async function handleReview(
   dependencies: AppDependencies,
 ): Promise<void> {
   const { pull_request: pull, review, repository, sender } = context.payload;
-  const ownBranch =
-    pull.head.ref.startsWith(BRANCH_PREFIX) && pull.head.repo?.full_name === repository.full_name;
+  const ownBranch = isOwnBranch(pull.head.ref) && pull.head.repo?.full_name === repository.full_name;
   const state = review.state.toLowerCase();
   if (!ownBranch || (state !== 'changes_requested' && state !== 'commented')) return;
 

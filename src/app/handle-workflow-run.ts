@@ -1,9 +1,9 @@
 import type { Context } from 'probot';
 import type { CodeHost } from '../code-host/code-host.js';
-import { BRANCH_PREFIX } from '../jobs/resolve-target.js';
 import { repositoryKey } from '../queue/job-request.js';
 import { Redactor, renderConfigProblemCheckRun } from '../report/index.js';
 import { matchesAny } from '../util/glob.js';
+import { isOwnBranch } from '../workspace/selfdebug-branches.js';
 import { authorize, type Sender } from './authorize.js';
 import { jobRequest } from './build-request.js';
 import type { AppDependencies, HandlerRepoConfig } from './dependencies.js';
@@ -50,7 +50,7 @@ export async function handleWorkflowRun(
       workflowName: run.name ?? workflowPath,
       workflowPath,
       branch,
-      ownPullRequest: branch.startsWith(BRANCH_PREFIX) ? (run.pull_requests[0]?.number ?? null) : null,
+      ownPullRequest: isOwnBranch(branch) ? (run.pull_requests[0]?.number ?? null) : null,
     },
     dedupeKey: `run:${key}:${run.id}:${run.run_attempt ?? 1}`,
   });
@@ -108,7 +108,7 @@ async function mayStart(
   actor: Sender,
 ): Promise<boolean> {
   const run = context.payload.workflow_run;
-  const ownBranch = (run.head_branch ?? '').startsWith(BRANCH_PREFIX);
+  const ownBranch = isOwnBranch(run.head_branch ?? '');
   const appItself = actor.login.toLowerCase() === `${dependencies.handle.toLowerCase()}[bot]`;
   if (appItself && ownBranch) return true;
   const authorization = await authorize(host, actor, dependencies.handle, config.allowedUsers);

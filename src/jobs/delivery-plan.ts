@@ -1,19 +1,25 @@
 import type { RepoConfig } from '../config/repo-config.js';
 import type { LoopResult } from '../loop/run-loop.js';
 import type { JobRequest } from '../queue/job-request.js';
-import { codeBlock, type Redactor, renderCommitMessage } from '../report/index.js';
+import {
+  codeBlock,
+  type Redactor,
+  renderCommitMessage,
+  renderPullRequestBody,
+  renderPullRequestTitle,
+} from '../report/index.js';
+import type { JobView } from '../report/job-view.js';
 import type { RefusedEntry } from '../sandbox/sandbox.js';
+import { ROUND_TRAILER } from '../workspace/selfdebug-branches.js';
 import type { CommitAuthor } from '../workspace/workspace.js';
 import type { JobTarget } from './resolve-target.js';
 
-/** The trailer that counts a branch's automatic rounds (prepareCheckout caps them). */
-export const ROUND_TRAILER = 'Selfdebug-Round: workflow-run';
-
 /**
- * What delivering a job's fix comes to, decided before anything is done:
- * nothing (with the reason the report shows, if any), one comment with an
- * issue's fixed scripts, or a commit pushed to the work branch and, for a
- * fix that passed, a pull request. Every text in it is already redacted.
+ * What delivering a fix comes to, decided before anything is done, for the
+ * App's jobs and the Action alike: nothing (with the reason the report
+ * shows, if any), one comment with an issue's fixed scripts, or a commit
+ * pushed to the work branch and, for a fix that passed, a pull request.
+ * Every text in it is already redacted.
  */
 export type DeliveryPlan =
   | { kind: 'nothing'; deliveryError: string | null }
@@ -28,33 +34,50 @@ export interface CommitPlan {
 }
 
 /**
- * The pull request a passing fix goes to. Its title and body are rendered
- * when it opens, after the push, from the report as posted then: the body
- * links to the status and attempt comments, and the push need not wait for
- * them.
+ * The pull request a passing fix goes to: the one the job already knows,
+ * else the one its branch has, else a new one whose title and body
+ * `pullRequestText` writes from these values and the report.
  */
 export interface PullRequestPlan {
   /** The pull request the fix belongs to when the job already knows it; otherwise one is looked up by branch. */
   existing: number | null;
   titlePrefix: string;
+  /** What the body ends with after the report ('' for the App; the Action links the run that failed). */
+  footer: string;
   base: string;
   draft: boolean;
+  /** Put on a new pull request. */
   labels: string[];
 }
 
-/** Everything the decision reads; gathered by the runner. */
+/** A new pull request's title and body, redacted. */
+export interface PullRequestText {
+  title: string;
+  body: string;
+}
+
+/** Everything the decision reads; gathered by the App's runner or the Action. */
 export interface DeliveryInput {
-  request: Pick<JobRequest, 'id' | 'trigger'>;
   loop: Pick<LoopResult, 'outcome' | 'changedFiles' | 'reflection'>;
-  /** The command the job verified, for a commit message when there is no reflection. */
-  command: string;
+  /** What was fixed, for the commit's subject when there is no reflection (`fix <this>`). */
+  fixes: string;
+  /** The commit's trailers: `jobTrailers` for the App's jobs; the Action's fixes are all rounds. */
+  trailers: readonly string[];
   /** The issue's scripts as fixed, when the job ran an issue's scripts rather than the repository's command. */
   scripts: readonly { path: string; content: string }[] | null;
   /** Files of the fix the copy-back left out. */
   refused: readonly RefusedEntry[];
+  /**
+   * What a fix missing some of its files is worth: the App withholds it (not
+   * the fix that passed; its report says why), the Action commits the rest
+   * and warns in the step's log.
+   */
+  partialFix: 'withhold' | 'commit-the-rest';
   target: Pick<JobTarget, 'workBranch' | 'baseBranch' | 'existingPull' | 'reportTo'>;
   settings: RepoConfig['pull_request'];
   author: CommitAuthor;
+  /** What a new pull request's body ends with; none for the App's. */
+  footer?: string;
   redactor: Redactor;
 }
 
@@ -63,8 +86,7 @@ const NOTHING: DeliveryPlan = { kind: 'nothing', deliveryError: null };
 /** Decides the delivery; pure, so each case is tested as a value (test/jobs/delivery-plan.test.ts). */
 export function planDelivery(input: DeliveryInput): DeliveryPlan {
   const { loop, target, settings, redactor } = input;
-  if (input.refused.length > 0) {
-    // A fix missing one of its files is not the fix that passed: nothing is pushed, and the report says why.
+  if (input.refused.length > 0 && input.partialFix === 'withhold') {
     const refused = input.refused.map((entry) => `${entry.path} (${entry.reason})`).join('; ');
     return {
       kind: 'nothing',
@@ -79,14 +101,20 @@ export function planDelivery(input: DeliveryInput): DeliveryPlan {
   }
   const pushAnyway = !fixed && settings.push_branch_on_failure && loop.changedFiles.length > 0;
   if (!fixed && !pushAnyway) return NOTHING;
+  const left = new Set(input.refused.map((entry) => entry.path));
   return {
     kind: 'push',
     branch: target.workBranch,
-    commit: { message: commitMessage(input), author: input.author, files: [...loop.changedFiles] },
+    commit: {
+      message: commitMessage(input),
+      author: input.author,
+      files: loop.changedFiles.filter((path) => !left.has(path)),
+    },
     pullRequest: fixed
       ? {
           existing: target.existingPull,
           titlePrefix: settings.title_prefix,
+          footer: redactor.redact(input.footer ?? ''),
           base: target.baseBranch,
           draft: settings.draft,
           labels: [...settings.labels],
@@ -95,10 +123,27 @@ export function planDelivery(input: DeliveryInput): DeliveryPlan {
   };
 }
 
-function commitMessage({ request, loop, command, settings, redactor }: DeliveryInput): string {
+/** An App job's trailers: its id, and the round a failed run's fix counts as (prepareCheckout caps them). */
+export function jobTrailers(request: Pick<JobRequest, 'id' | 'trigger'>): string[] {
   const trailers = [`Selfdebug-Job: ${request.id}`];
   if (request.trigger.kind === 'workflow-run') trailers.push(ROUND_TRAILER);
-  const summary = loop.reflection?.summary ?? `fix ${command}`;
+  return trailers;
+}
+
+/**
+ * A new pull request's title and body, from the report; pure. The App's body
+ * links to every comment of its report, so its runner writes this once the
+ * report has settled after the push (which need not wait for it).
+ */
+export function pullRequestText(plan: PullRequestPlan, view: JobView, redactor: Redactor): PullRequestText {
+  return {
+    title: renderPullRequestTitle(view, redactor, plan.titlePrefix),
+    body: `${renderPullRequestBody(view, redactor)}${plan.footer}`,
+  };
+}
+
+function commitMessage({ loop, fixes, trailers, settings, redactor }: DeliveryInput): string {
+  const summary = loop.reflection?.summary ?? `fix ${fixes}`;
   return renderCommitMessage(summary, trailers, redactor, settings.title_prefix);
 }
 

@@ -1,10 +1,9 @@
 import type { CodeHost } from '../code-host/code-host.js';
 import { SelfdebugError } from '../errors/selfdebug-error.js';
-import { type Redactor, renderPullRequestBody, renderPullRequestTitle } from '../report/index.js';
-import type { JobView } from '../report/job-view.js';
+import type { Redactor } from '../report/index.js';
 import type { Logger } from '../util/logger.js';
 import type { Workspace } from '../workspace/workspace.js';
-import type { DeliveryPlan, PullRequestPlan } from './delivery-plan.js';
+import type { DeliveryPlan, PullRequestPlan, PullRequestText } from './delivery-plan.js';
 
 /** What delivery did, for the report: where the fix went, or why it did not. */
 export interface Delivery {
@@ -19,8 +18,12 @@ export interface DeliveryPorts {
   workspace: Workspace;
   /** For the push only; it never enters the sandbox. */
   token: string;
-  /** The report once everything shown so far is posted: a pull request's body links to it. */
-  settled(): Promise<JobView>;
+  /**
+   * A new pull request's title and body, written by the plan's pure
+   * `pullRequestText` from the report: the App's once everything its report
+   * shows is posted, since the body links to it and the push need not wait.
+   */
+  pullRequestText(plan: PullRequestPlan): Promise<PullRequestText>;
   /** Told the pull request the fix went to, so the report follows it there. */
   movedTo(pullNumber: number): Promise<void>;
   logger: Logger;
@@ -32,8 +35,10 @@ const NONE: Delivery = { pullRequestUrl: null, deliveryError: null, fixSha: null
 
 /**
  * Carries out a delivery plan through the ports, deciding nothing: the one
- * place a job writes a fix anywhere. A failure to push or to open the pull
- * request is the delivery's outcome, never the job's crash.
+ * place a fix is committed, pushed and opened as a pull request, for the
+ * App's jobs and the Action alike (whose review of suggestions is its own).
+ * A failure to push or to open the pull request is the delivery's outcome,
+ * never a crash.
  */
 export async function executeDelivery(plan: DeliveryPlan, ports: DeliveryPorts): Promise<Delivery> {
   if (plan.kind === 'nothing') return { ...NONE, deliveryError: plan.deliveryError };
@@ -69,10 +74,10 @@ async function openPullRequest(head: string, plan: PullRequestPlan, ports: Deliv
     await ports.movedTo(existing);
     return pull.url;
   }
-  const view = await ports.settled();
+  const { title, body } = await ports.pullRequestText(plan);
   const pull = await host.createPullRequest({
-    title: renderPullRequestTitle(view, ports.redactor, plan.titlePrefix),
-    body: renderPullRequestBody(view, ports.redactor),
+    title,
+    body,
     head,
     base: plan.base,
     draft: plan.draft,

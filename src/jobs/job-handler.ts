@@ -5,6 +5,7 @@ import type { LeaseGuard } from '../queue/lease-guard.js';
 import type { Logger } from '../util/logger.js';
 import { guardCodeHost, resumableWorkspaces, slottedSandboxes } from './guarded-ports.js';
 import { CEILING_TITLE, reportRefusal } from './report-refusal.js';
+import { reportTargetOf } from './report-target.js';
 import { type JobRunnerDependencies, type RunJobResult, runJob } from './run-job.js';
 import type { JobHandler } from './worker.js';
 
@@ -34,7 +35,10 @@ export function runJobHandler(base: JobRunnerDependencies, options: HandlerOptio
     if (verdict?.refused) {
       // Refused before anything starts: no checkout, no container, no model call.
       const host = await dependencies.codeHostFor(job.request);
-      await reportRefusal(job.request, host, { title: CEILING_TITLE, message: verdict.message });
+      await reportRefusal(reportTargetOf(job.request), host, {
+        title: CEILING_TITLE,
+        message: verdict.message,
+      });
       logger.warn({ job: job.request.id, spentUsd: verdict.spentUsd }, 'job refused: cost ceiling reached');
       return resultWithout('refused', short(verdict.message));
     }

@@ -21,6 +21,7 @@ import type { JobView } from '../report/job-view.js';
 import type { Logger } from '../util/logger.js';
 import type { Delivery } from './execute-delivery.js';
 import type { JobEvents, ReporterSettings } from './job-events.js';
+import { reportChannel } from './report-target.js';
 import { UpdateScheduler } from './update-scheduler.js';
 
 /**
@@ -39,7 +40,7 @@ export interface JobReporterOptions {
   host: CodeHost;
   redactor: Redactor;
   logger: Logger;
-  /** The issue or pull request that gets comments, if any yet. */
+  /** The issue or pull request that gets comments, if any yet (the job's ReportTarget). */
   reportTo: number | null;
   handle: string;
   settings?: ReporterSettings;
@@ -200,11 +201,11 @@ export class JobReporter implements JobEvents {
   async refused(message: string, headSha: string | null): Promise<JobView> {
     await this.updates.idle();
     const text = this.redactor.redact(message);
-    if (this.reportTo !== null) {
-      const issue = this.reportTo;
+    const channel = reportChannel({ issueNumber: this.reportTo, headSha });
+    if (channel.kind === 'comment') {
       const marker = finalMarker(this.request.id);
       await this.safely('post the refusal', () =>
-        this.host.upsertComment(issue, marker, `${marker}\n${text}`),
+        this.host.upsertComment(channel.issueNumber, marker, `${marker}\n${text}`),
       );
     }
     const output: CheckOutput = { title: 'selfdebug could not run', summary: text };
@@ -213,11 +214,11 @@ export class JobReporter implements JobEvents {
       await this.safely('complete the check run', () =>
         this.host.updateCheckRun(checkRun.id, { status: 'completed', conclusion: 'neutral', output }),
       );
-    } else if (headSha && this.reportTo === null) {
+    } else if (channel.kind === 'check-run') {
       await this.safely('report the refusal', () =>
         this.host.createCheckRun({
           name: 'selfdebug',
-          headSha,
+          headSha: channel.headSha,
           status: 'completed',
           conclusion: 'neutral',
           output,

@@ -2,9 +2,9 @@ import { JobRefusedError } from '../errors/job-errors.js';
 import type { JobRequest } from '../queue/job-request.js';
 import { workspacePath } from '../sandbox/workspace-path.js';
 import { writeInside } from '../workspace/copy-back.js';
+import { ROUND_TRAILER } from '../workspace/selfdebug-branches.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { PreparedTask } from './build-task.js';
-import { ROUND_TRAILER } from './delivery-plan.js';
 import type { JobTarget } from './resolve-target.js';
 
 /**

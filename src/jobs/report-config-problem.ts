@@ -1,6 +1,6 @@
 import type { CodeHost } from '../code-host/code-host.js';
-import { issueNumberOf, type JobRequest } from '../queue/job-request.js';
 import { Redactor, renderConfigProblemCheckRun } from '../report/index.js';
+import { postWithoutJob, type ReportTarget } from './report-target.js';
 
 /**
  * An invalid `.github/selfdebug.yml`: one comment quoting the problem, or,
@@ -9,22 +9,14 @@ import { Redactor, renderConfigProblemCheckRun } from '../report/index.js';
  * the text still passes the redactor, with the one secret known this early.
  */
 export async function reportConfigProblem(
-  request: JobRequest,
+  target: ReportTarget,
   host: CodeHost,
   message: string,
   apiKey: string | undefined,
 ): Promise<void> {
   const redactor = new Redactor([apiKey]);
-  const reportTo = issueNumberOf(request);
-  if (reportTo !== null) await host.createComment(reportTo, redactor.redact(message));
-  else if (request.headSha !== null) {
-    const { conclusion, output } = renderConfigProblemCheckRun(message, redactor);
-    await host.createCheckRun({
-      name: 'selfdebug',
-      headSha: request.headSha,
-      status: 'completed',
-      conclusion,
-      output,
-    });
-  }
+  await postWithoutJob(host, target, {
+    comment: redactor.redact(message),
+    checkRun: () => renderConfigProblemCheckRun(message, redactor),
+  });
 }

@@ -1,6 +1,6 @@
 import type { CodeHost } from '../code-host/code-host.js';
-import { issueNumberOf, type JobRequest } from '../queue/job-request.js';
 import { Redactor } from '../report/index.js';
+import { postWithoutJob, type ReportTarget } from './report-target.js';
 
 /**
  * Tells the people who asked why a job will not run (the cost ceiling): a
@@ -9,22 +9,16 @@ import { Redactor } from '../report/index.js';
  * it enqueues and by the worker when it claims; nothing else runs.
  */
 export async function reportRefusal(
-  request: JobRequest,
+  target: ReportTarget,
   host: CodeHost,
   refusal: { title: string; message: string },
 ): Promise<void> {
   // Nothing of a job's own is known yet; the redactor still removes any credential-shaped text.
   const message = Redactor.none.redact(refusal.message);
-  const reportTo = issueNumberOf(request);
-  if (reportTo !== null) await host.createComment(reportTo, message);
-  else if (request.headSha !== null)
-    await host.createCheckRun({
-      name: 'selfdebug',
-      headSha: request.headSha,
-      status: 'completed',
-      conclusion: 'skipped',
-      output: { title: refusal.title, summary: message },
-    });
+  await postWithoutJob(host, target, {
+    comment: message,
+    checkRun: () => ({ conclusion: 'skipped', output: { title: refusal.title, summary: message } }),
+  });
 }
 
 export const CEILING_TITLE = 'Skipped: this installation reached its cost ceiling';

@@ -1,8 +1,7 @@
 import type { CodeHost } from '../code-host/code-host.js';
 import { JobRefusedError } from '../errors/job-errors.js';
-import { issueNumberOf, type JobRequest, repositoryKey } from '../queue/job-request.js';
-
-export const BRANCH_PREFIX = 'selfdebug/';
+import { type JobRequest, repositoryKey } from '../queue/job-request.js';
+import { BRANCH_PREFIX, isOwnBranch } from '../workspace/selfdebug-branches.js';
 
 /** Where a job reads, where its fix goes, and where it reports. */
 export interface JobTarget {
@@ -16,22 +15,26 @@ export interface JobTarget {
   /** Base of the pull request. */
   baseBranch: string;
   existingPull: number | null;
-  /** The issue or pull request that gets comments, if any yet (issueNumberOf: the request says it). */
+  /** The issue or pull request that gets comments, if any yet: the job's ReportTarget, worked out once. */
   reportTo: number | null;
 }
 
 /**
  * Turns a request into concrete commits and branches, asking GitHub what
  * the webhook did not say (an issue mention does not name a commit; a
- * comment on a PR does not carry the PR's head).
+ * comment on a PR does not carry the PR's head). `reportTo` is the job's,
+ * passed through for the delivery.
  */
-export async function resolveTarget(request: JobRequest, host: CodeHost): Promise<JobTarget> {
+export async function resolveTarget(
+  request: JobRequest,
+  host: CodeHost,
+  reportTo: number | null,
+): Promise<JobTarget> {
   const short = request.id
     .replace(/[^a-z0-9]/gi, '')
     .slice(0, 8)
     .toLowerCase();
   const { trigger } = request;
-  const reportTo = issueNumberOf(request);
   if (trigger.kind === 'mention' && !trigger.isPullRequest) {
     const base = request.baseBranch;
     return {
@@ -74,7 +77,7 @@ async function pullTarget(
         'cannot push to a fork; push the branch to this repository and ask again there.',
     );
   }
-  const own = pull.head.startsWith(BRANCH_PREFIX);
+  const own = isOwnBranch(pull.head);
   return {
     headSha: pull.headSha,
     ref: pull.head,
@@ -92,7 +95,7 @@ async function runTarget(
   trigger: Extract<JobRequest['trigger'], { kind: 'workflow-run' }>,
   short: string,
 ): Promise<Omit<JobTarget, 'reportTo'>> {
-  const own = trigger.branch.startsWith(BRANCH_PREFIX);
+  const own = isOwnBranch(trigger.branch);
   return {
     headSha: request.headSha ?? (await host.branchHead(trigger.branch)),
     ref: trigger.branch,

@@ -9,7 +9,7 @@ import { JobCancelledError, JobRefusedError } from '../errors/job-errors.js';
 import { SelfdebugError } from '../errors/selfdebug-error.js';
 import { type LoopResult, runLoop } from '../loop/run-loop.js';
 import type { LanguageModel } from '../model/language-model.js';
-import { issueNumberOf, type JobRequest } from '../queue/job-request.js';
+import type { JobRequest } from '../queue/job-request.js';
 import { Redactor, redactingLogger } from '../report/index.js';
 import type { JobView } from '../report/job-view.js';
 import type { Sandbox, SandboxProvider } from '../sandbox/sandbox.js';
@@ -19,13 +19,14 @@ import type { Logger } from '../util/logger.js';
 import { copyBack } from '../workspace/copy-back.js';
 import type { Workspace, WorkspaceProvider } from '../workspace/workspace.js';
 import { buildTask, type PreparedTask } from './build-task.js';
-import { planDelivery } from './delivery-plan.js';
+import { jobTrailers, planDelivery, pullRequestText } from './delivery-plan.js';
 import { type Delivery, executeDelivery } from './execute-delivery.js';
 import type { JobEvents } from './job-events.js';
 import { JobReporter } from './job-reporter.js';
 import { type JobSettings, jobSettings } from './job-settings.js';
 import { prepareCheckout } from './prepare-checkout.js';
 import { reportConfigProblem } from './report-config-problem.js';
+import { type ReportTarget, reportTargetOf } from './report-target.js';
 import { type JobTarget, resolveTarget } from './resolve-target.js';
 
 export interface JobRunnerDependencies {
@@ -39,7 +40,8 @@ export interface JobRunnerDependencies {
   modelConfig: ModelConfig;
   appConfig: AppConfig;
   logger: Logger;
-  environment?: Record<string, string | undefined>;
+  /** Where a repository's `secret_env` values are looked up (the composition root's environment), for the redactor. */
+  environment: Record<string, string | undefined>;
 }
 
 /** What the job's history keeps: the report's view (null when nothing ran), and why it stopped early. */
@@ -74,20 +76,22 @@ export async function runJob(
   dependencies: JobRunnerDependencies,
 ): Promise<RunJobResult> {
   const host = await dependencies.codeHostFor(request);
+  // Worked out once: the config problem, the reporter and the delivery all speak where it says.
+  const reportTarget = reportTargetOf(request);
   const config = await readRepoConfig(host);
   if (!config.ok) {
-    await reportConfigProblem(request, host, config.message, dependencies.modelConfig.apiKey);
+    await reportConfigProblem(reportTarget, host, config.message, dependencies.modelConfig.apiKey);
     dependencies.logger.warn({ job: request.id }, 'job skipped: invalid .github/selfdebug.yml');
     return { view: null, problem: { kind: 'refused', message: config.message } };
   }
-  const job = await openJob(request, signal, dependencies, host, config.config);
+  const job = await openJob({ request, signal, dependencies, host, reportTarget }, config.config);
   const { settings, report } = job;
 
   // The clone, kept so that its folder is removed however the job ends (even while it is still running).
   let cloned: Promise<Workspace | null> | null = null;
   let target: JobTarget | null = null;
   try {
-    target = await resolveTarget(request, host);
+    target = await resolveTarget(request, host, reportTarget.issueNumber);
     const { command, setup } = settings.repo;
     const prepared = await buildTask(request, host, { command, setup });
     report.started(target.headSha);
@@ -102,16 +106,19 @@ export async function runJob(
   }
 }
 
+/** What a job starts from: its request, its ports and where it reports. */
+interface JobStart {
+  request: JobRequest;
+  signal: AbortSignal;
+  dependencies: JobRunnerDependencies;
+  host: CodeHost;
+  reportTarget: ReportTarget;
+}
+
 /** Everything a job works out once, before its first step: settings, token, redactor, logger and report. */
-async function openJob(
-  request: JobRequest,
-  signal: AbortSignal,
-  dependencies: JobRunnerDependencies,
-  host: CodeHost,
-  config: RepoConfig,
-): Promise<Job> {
-  const environment = dependencies.environment ?? process.env;
-  const settings = jobSettings(request, config, { ...dependencies, environment });
+async function openJob(start: JobStart, config: RepoConfig): Promise<Job> {
+  const { request, signal, dependencies, host } = start;
+  const settings = jobSettings(request, config, dependencies);
   const token = await dependencies.tokenFor(request);
   const redactor = new Redactor([token, ...settings.secrets]);
   const logger = redactingLogger(dependencies.logger, redactor);
@@ -120,7 +127,7 @@ async function openJob(
     host,
     redactor,
     logger,
-    reportTo: issueNumberOf(request),
+    reportTo: start.reportTarget.issueNumber,
     handle: dependencies.appConfig.handle,
     settings: settings.report,
   });
@@ -226,11 +233,12 @@ async function deliver(
     logger.warn({ job: request.id, refused: paths }, 'files of the fix could not be copied back');
   }
   const plan = planDelivery({
-    request,
     loop,
-    command: ran.prepared.task.command,
+    fixes: ran.prepared.task.command,
+    trailers: jobTrailers(request),
     scripts: ran.prepared.scripts.length > 0 ? await fixedScripts(sandbox, loop.changedFiles) : null,
     refused,
+    partialFix: 'withhold',
     target: ran.target,
     settings: settings.repo.pull_request,
     author: { name: appConfig.commitName, email: appConfig.commitEmail },
@@ -240,7 +248,8 @@ async function deliver(
     host: job.host,
     workspace,
     token: job.token,
-    settled: () => job.report.settled(),
+    // The body links to every comment the report shows: written once they are posted, after the push.
+    pullRequestText: async (pull) => pullRequestText(pull, await job.report.settled(), redactor),
     movedTo: (pullNumber) => job.report.movedTo(pullNumber),
     logger,
     redactor,

@@ -1,5 +1,6 @@
 import { ConfiguredValues, MIN_SECRET_LENGTH } from './configured-values.js';
 import { credentialRanges, privateKeyRanges } from './credential-patterns.js';
+import { maskedKeyRanges, wordAfterTokenRanges } from './echo-patterns.js';
 import { type Range, secretlintRanges } from './secretlint-scan.js';
 
 /**
@@ -10,7 +11,9 @@ import { type Range, secretlintRanges } from './secretlint-scan.js';
  *   (see `ConfiguredValues`),
  * - the credential shapes of secretlint's recommended preset (see
  *   `secretlintRanges`), plus the few it lacks (`credentialRanges`),
- * - private key blocks.
+ * - private key blocks,
+ * - and, for a server's error text only, what that server may echo of a
+ *   credential (`EchoRules`).
  * Every finder reports ranges in the original text; overlapping ranges are
  * merged and each becomes one `[REDACTED]`, so no finder can see, or undo,
  * another's replacement. Why this is synchronous: docs/redaction.md.
@@ -19,12 +22,26 @@ export const REDACTED = '[REDACTED]';
 
 export { MIN_SECRET_LENGTH };
 
+/** What else to hide in the error text of a server we sent a credential to (see echo-patterns.ts). */
+export interface EchoRules {
+  /** GitHub's: the word after `token` or `bearer`. */
+  wordAfterToken?: boolean;
+  /** A model server's: `sk-` keys however masked (`sk-****abcd`), and the secrets as written down to 4 characters. */
+  maskedKeys?: boolean;
+}
+
 export class Redactor {
   private readonly values: ConfiguredValues;
+  /** The secrets as given, for the echo rules that look for them as written. */
+  private readonly written: string[];
 
-  /** `secrets`: values in use by the job; empty, missing and short values are ignored. */
-  constructor(secrets: Iterable<string | null | undefined> = []) {
-    this.values = new ConfiguredValues(secrets);
+  /** `secrets`: values in use by the job; empty, missing and short values are ignored (but see `EchoRules`). */
+  constructor(
+    secrets: Iterable<string | null | undefined> = [],
+    private readonly echoes: EchoRules = {},
+  ) {
+    this.written = [...secrets].filter((secret): secret is string => Boolean(secret));
+    this.values = new ConfiguredValues(this.written);
   }
 
   /** A redactor for text known to hold nothing of the job's own (tests, the CLI on local files). */
@@ -41,6 +58,8 @@ export class Redactor {
       ...privateKeyRanges(text),
       ...secretlintRanges(text),
       ...credentialRanges(text),
+      ...(this.echoes.wordAfterToken ? wordAfterTokenRanges(text) : []),
+      ...(this.echoes.maskedKeys ? maskedKeyRanges(text, this.written) : []),
     ]);
   }
 }

@@ -1,23 +1,33 @@
 import { describe, expect, it } from 'vitest';
 import { defaultRepoConfig } from '../../src/config/repo-config.js';
-import { type DeliveryInput, planDelivery, ROUND_TRAILER } from '../../src/jobs/delivery-plan.js';
+import {
+  type DeliveryInput,
+  jobTrailers,
+  planDelivery,
+  pullRequestText,
+} from '../../src/jobs/delivery-plan.js';
+import type { JobRequest } from '../../src/queue/job-request.js';
 import { Redactor } from '../../src/report/index.js';
+import { ROUND_TRAILER } from '../../src/workspace/selfdebug-branches.js';
 import { jobRequest, mentionTrigger } from '../fakes/job-requests.js';
-import { REFLECTION } from '../report/fixtures.js';
+import { fixedRun, REFLECTION } from '../report/fixtures.js';
 
 const SECRET = 'ghs_plantoken0123456789abcdefghijklmnopq';
 
-function input(overrides: Partial<DeliveryInput> = {}): DeliveryInput {
+const MENTION = jobRequest({ id: 'job-1', trigger: mentionTrigger({ issueNumber: 12 }) });
+
+function input(overrides: Partial<DeliveryInput> = {}, request: JobRequest = MENTION): DeliveryInput {
   return {
-    request: jobRequest({ id: 'job-1', trigger: mentionTrigger({ issueNumber: 12 }) }),
     loop: {
       outcome: 'fixed',
       changedFiles: ['app.py'],
       reflection: { ...REFLECTION, summary: 'define greeting' },
     },
-    command: 'python3 app.py',
+    fixes: 'python3 app.py',
+    trailers: jobTrailers(request),
     scripts: null,
     refused: [],
+    partialFix: 'withhold',
     target: { workBranch: 'selfdebug/issue-12-job1', baseBranch: 'main', existingPull: null, reportTo: 12 },
     settings: defaultRepoConfig.pull_request,
     author: { name: 'selfdebug[bot]', email: 'bot@example.com' },
@@ -60,7 +70,7 @@ describe('planDelivery', () => {
       },
     });
     const target = { workBranch: 'selfdebug/x', baseBranch: 'main', existingPull: 44, reportTo: 44 };
-    const plan = planDelivery(input({ request, target }));
+    const plan = planDelivery(input({ target }, request));
     expect(plan).toMatchObject({ kind: 'push', pullRequest: { existing: 44 } });
     expect(plan.kind === 'push' && plan.commit.message).toContain(ROUND_TRAILER);
   });
@@ -82,6 +92,18 @@ describe('planDelivery', () => {
     });
   });
 
+  it('commits the files that came back when the fix may go out partly, as the Action does', () => {
+    const loop = { outcome: 'fixed' as const, changedFiles: ['app.py', 'link.py'], reflection: null };
+    const plan = planDelivery(
+      input({ loop, refused: [{ path: 'link.py', reason: 'a link' }], partialFix: 'commit-the-rest' }),
+    );
+    expect(plan).toMatchObject({
+      kind: 'push',
+      commit: { files: ['app.py'] },
+      pullRequest: { existing: null },
+    });
+  });
+
   it("posts an issue's fixed script as a redacted comment instead of pushing it", () => {
     const scripts = [{ path: 'selfdebug-scripts/issue-12-1.py', content: `print("${SECRET}")\n` }];
     const plan = planDelivery(input({ scripts }));
@@ -93,5 +115,16 @@ describe('planDelivery', () => {
       kind: 'nothing',
       deliveryError: null,
     });
+  });
+});
+
+describe('pullRequestText', () => {
+  it('titles a new pull request with the prefix and ends its body with the footer, redacted', () => {
+    const plan = planDelivery(input({ footer: `\n\nFixes the failure of ${SECRET}.\n` }));
+    if (plan.kind !== 'push' || plan.pullRequest === null) throw new Error('expected a pull request');
+    const text = pullRequestText(plan.pullRequest, fixedRun().view(), new Redactor([SECRET]));
+    expect(text.title).toBe('selfdebug: Import the statistics module that stats.py uses');
+    expect(text.body).toContain('### Root cause');
+    expect(text.body.endsWith('\n\nFixes the failure of [REDACTED].\n')).toBe(true);
   });
 });

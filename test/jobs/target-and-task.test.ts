@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { recoverStep } from '../../src/ci-logs/workflow-step.js';
 import { JobRefusedError } from '../../src/errors/job-errors.js';
 import { buildTask } from '../../src/jobs/build-task.js';
+import { reportTargetOf } from '../../src/jobs/report-target.js';
 import { resolveTarget } from '../../src/jobs/resolve-target.js';
 import type { JobRequest, JobTrigger } from '../../src/queue/job-request.js';
 import { FakeCodeHost } from '../fakes/fake-code-host.js';
@@ -10,6 +11,10 @@ import { jobRequest } from '../fakes/job-requests.js';
 function request(trigger: JobTrigger, overrides: Partial<JobRequest> = {}): JobRequest {
   return jobRequest({ id: 'ABCDEF12-3456', deliveryId: 'delivery', dedupeKey: 'key', trigger, ...overrides });
 }
+
+/** As the runner does: the report target is the job's, worked out once from its request. */
+const resolve = (job: JobRequest, host: FakeCodeHost) =>
+  resolveTarget(job, host, reportTargetOf(job).issueNumber);
 
 const mention = (extra: Partial<Extract<JobTrigger, { kind: 'mention' }>> = {}): JobTrigger => ({
   kind: 'mention',
@@ -45,7 +50,7 @@ describe('resolveTarget', () => {
   it('works from the default branch head for an issue, on a new branch', async () => {
     const host = new FakeCodeHost();
     host.branches.set('main', 'a'.repeat(40));
-    expect(await resolveTarget(request(mention()), host)).toEqual({
+    expect(await resolve(request(mention()), host)).toEqual({
       headSha: 'a'.repeat(40),
       ref: 'main',
       workBranch: 'selfdebug/issue-12-abcdef12',
@@ -77,7 +82,7 @@ describe('resolveTarget', () => {
     const forkRecord = host.pulls.find((pull) => pull.number === fork.number);
     if (forkRecord !== undefined) forkRecord.headRepository = 'stranger/repo';
     expect(
-      await resolveTarget(request(mention({ issueNumber: own.number, isPullRequest: true })), host),
+      await resolve(request(mention({ issueNumber: own.number, isPullRequest: true })), host),
     ).toMatchObject({
       headSha: 'b'.repeat(40),
       workBranch: 'selfdebug/issue-1-x',
@@ -86,7 +91,7 @@ describe('resolveTarget', () => {
       baseBranch: 'main',
     });
     await expect(
-      resolveTarget(request(mention({ issueNumber: fork.number, isPullRequest: true })), host),
+      resolve(request(mention({ issueNumber: fork.number, isPullRequest: true })), host),
     ).rejects.toThrow(JobRefusedError);
   });
 
@@ -101,16 +106,14 @@ describe('resolveTarget', () => {
       branch,
       ownPullRequest,
     });
-    expect(
-      await resolveTarget(request(run('develop', null), { headSha: 'c'.repeat(40) }), host),
-    ).toMatchObject({
+    expect(await resolve(request(run('develop', null), { headSha: 'c'.repeat(40) }), host)).toMatchObject({
       workBranch: 'selfdebug/run-99-abcdef12',
       baseBranch: 'develop',
       ownBranch: false,
       reportTo: null,
     });
     expect(
-      await resolveTarget(request(run('selfdebug/issue-3-x', 44), { headSha: 'c'.repeat(40) }), host),
+      await resolve(request(run('selfdebug/issue-3-x', 44), { headSha: 'c'.repeat(40) }), host),
     ).toMatchObject({
       workBranch: 'selfdebug/issue-3-x',
       ownBranch: true,

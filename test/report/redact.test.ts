@@ -124,6 +124,25 @@ describe('Redactor secrets', () => {
   });
 });
 
+describe("Redactor echo rules, for a server's error text", () => {
+  it('hides the word after token or bearer only when asked, keeping the keyword', () => {
+    const echoed = `Bad credentials for token ${body(19)} and bearer ${body(12)}`;
+    expect(new Redactor([], { wordAfterToken: true }).redact(echoed)).toBe(
+      `Bad credentials for token ${REDACTED} and bearer ${REDACTED}`,
+    );
+    // A transcript keeps its words: "Unexpected token" is not a credential there.
+    expect(redact('SyntaxError: Unexpected token }')).toBe('SyntaxError: Unexpected token }');
+  });
+
+  it('hides a masked key and a short configured key only when asked', () => {
+    const text = `Incorrect API key provided: ${'sk' + '-'}test-****CRET; key abc12 refused`;
+    expect(new Redactor(['abc12'], { maskedKeys: true }).redact(text)).toBe(
+      `Incorrect API key provided: ${REDACTED}; key ${REDACTED} refused`,
+    );
+    expect(new Redactor(['abc12']).redact(text)).toBe(text);
+  });
+});
+
 describe('Redactor on megabyte inputs', () => {
   // No timing assertion: each pattern is linear, and a catastrophic one would not finish at all.
   const megabyte = 1_000_000;
@@ -143,6 +162,11 @@ describe('Redactor on megabyte inputs', () => {
     const redactor = new Redactor(['correct-horse-battery', 'another-secret-value']);
     const result = redactor.redact(text);
     expect(result.length).toBeGreaterThan(0);
+  });
+
+  it('completes on 1 MB of keywords and masked key prefixes with the echo rules', () => {
+    const redactor = new Redactor(['abcd'], { wordAfterToken: true, maskedKeys: true });
+    expect(redactor.redact(repeat('token bearer\tsk-*abc')).length).toBeGreaterThan(0);
   });
 
   it('finds a token at the end of 1 MB of output', () => {

@@ -18,6 +18,7 @@ import type { Context } from 'probot';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GitHubCodeHost } from '../../src/adapters/github/index.js';
 import { JobRefusedError } from '../../src/errors/job-errors.js';
+import { reportTargetOf } from '../../src/jobs/report-target.js';
 import { resolveTarget } from '../../src/jobs/resolve-target.js';
 import type { JobRequest } from '../../src/queue/job-request.js';
 import {
@@ -419,6 +420,7 @@ async function problems(cell: Cell): Promise<string[]> {
     const target = await resolveTarget(
       job,
       new GitHubCodeHost(testOctokit(), { owner: 'x', repo: 'y', now: () => NOW }),
+      reportTargetOf(job).issueNumber,
     );
     if (!target.ownBranch || target.workBranch !== OWN_BRANCH)
       found.push('a run on its own branch not marked as its own: the round cap would not apply');
@@ -493,7 +495,9 @@ describe('authorization matrix', () => {
             }),
           );
         const host = new GitHubCodeHost(testOctokit(), { owner: HELLO[0], repo: HELLO[1], now: () => NOW });
-        await expect(resolveTarget(job!, host)).rejects.toBeInstanceOf(JobRefusedError);
+        await expect(resolveTarget(job!, host, reportTargetOf(job!).issueNumber)).rejects.toBeInstanceOf(
+          JobRefusedError,
+        );
       },
     );
   });

@@ -1,7 +1,5 @@
 import { GitError, type GitOperation, ProtectedBranchError } from '../../errors/git-errors.js';
-
-/** The only branches the App ever pushes to: ones it created itself. */
-export const BRANCH_PREFIX = 'selfdebug/';
+import { isOwnBranch } from '../../workspace/selfdebug-branches.js';
 
 const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i;
 
@@ -25,7 +23,7 @@ export function assertRefName(operation: GitOperation, name: string): void {
 
 /** Refuses, before git runs, any push outside the App's own branches. */
 export function assertPushable(branch: string): void {
-  if (!branch.startsWith(BRANCH_PREFIX)) throw new ProtectedBranchError(branch, 'outside-prefix');
+  if (!isOwnBranch(branch)) throw new ProtectedBranchError(branch, 'outside-prefix');
   assertRefName('push', branch);
 }
 

@@ -1,6 +1,6 @@
 import { GitHubApiError, GitHubNotFoundError } from '../../errors/github-errors.js';
 import { SelfdebugError } from '../../errors/selfdebug-error.js';
-import { REDACTED, Redactor } from '../../report/redact.js';
+import { Redactor } from '../../report/redact.js';
 
 /**
  * The parts of Octokit's RequestError we rely on. Matched by shape rather
@@ -14,6 +14,9 @@ interface HttpFailure {
 
 const SERVER_TEXT_LIMIT = 300;
 
+/** GitHub's words may echo a credential of any shape after `token` or `bearer`; no secret of ours is known here. */
+const SERVER_WORDS = new Redactor([], { wordAfterToken: true });
+
 export function isHttpFailure(error: unknown): error is HttpFailure {
   return error instanceof Error && 'status' in error && typeof error.status === 'number';
 }
@@ -26,7 +29,7 @@ export function isHttpFailure(error: unknown): error is HttpFailure {
 export function mapGitHubError(error: unknown, action: string): SelfdebugError {
   if (error instanceof SelfdebugError) return error;
   if (!isHttpFailure(error)) {
-    const detail = redact(error instanceof Error ? error.message : String(error));
+    const detail = SERVER_WORDS.redact(error instanceof Error ? error.message : String(error));
     return new GitHubApiError(`Calling GitHub failed while ${action}: ${detail}. Try again later.`, {
       status: undefined,
       cause: error,
@@ -157,15 +160,5 @@ function serverText(data: unknown): string {
   const message = data.message;
   if (typeof message !== 'string' || message.trim() === '') return '';
   const text = message.length > SERVER_TEXT_LIMIT ? `${message.slice(0, SERVER_TEXT_LIMIT)}…` : message;
-  return `: ${redact(text)}`;
-}
-
-/**
- * The project's redactor (every GitHub token shape), plus the word after
- * `token`/`bearer`: GitHub may echo a credential whose shape we do not know.
- */
-export function redact(text: string): string {
-  return Redactor.none
-    .redact(text)
-    .replace(/\b(token|bearer)\s+(?!\[REDACTED\])[^\s"']+/gi, `$1 ${REDACTED}`);
+  return `: ${SERVER_WORDS.redact(text)}`;
 }

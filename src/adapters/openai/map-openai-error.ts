@@ -1,7 +1,7 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { apiKeyVariables } from '../../config/model-config.js';
 import { ModelApiError, ModelAuthError, ModelUnreachableError, SelfdebugError } from '../../errors/index.js';
-import { REDACTED, Redactor } from '../../report/redact.js';
+import { Redactor } from '../../report/redact.js';
 import { CallDeadlineError } from './call-deadline.js';
 import { isRetryable } from './retry-policy.js';
 
@@ -148,15 +148,12 @@ function serverText(error: APIError, apiKey: string): string {
 }
 
 /**
- * The project's one redactor, told the configured key, plus what only a
- * model server's error shows: a key masked with stars (`sk-****abcd`), a
- * shape no credential pattern takes for a secret, and a configured key too
- * short for the redactor to look for.
+ * The project's redactor, told the configured key, and what only a model
+ * server's error shows: a key masked with stars (`sk-****abcd`), and a
+ * configured key too short to look for anywhere else.
  */
-export function redact(text: string, apiKey: string): string {
-  const redacted = new Redactor([apiKey]).redact(text);
-  const withoutKey = apiKey.length >= 4 ? redacted.replaceAll(apiKey, REDACTED) : redacted;
-  return withoutKey.replace(/\bsk-[A-Za-z0-9_*.-]{4,}/g, REDACTED);
+function redact(text: string, apiKey: string): string {
+  return new Redactor([apiKey], { maskedKeys: true }).redact(text);
 }
 
 /** undici hides the useful part (ECONNREFUSED, "bad port") a cause or two down. */
