@@ -51,11 +51,16 @@ languageModelPortContract('the eval’s one-shot model over a ScriptedModel', as
 );
 
 languageModelPortContract('the eval’s policy model (scripted oracle)', async () => {
-  const task = {
+  const task: EvalTask = {
     name: 'contract',
     language: 'python',
+    description: 'greeting is used before it is defined',
+    command: 'python3 app.py',
+    setup: [],
+    timeoutSeconds: undefined,
     oracle: [{ path: 'app.py', search: 'print(greeting)', replace: 'greeting = 1\nprint(greeting)' }],
-  } as EvalTask;
+    prepare: () => Promise.reject(new Error('the contract runs no task')),
+  };
   return {
     model: scriptedModel('oracle', task),
     // It answers every purpose with its policy's JSON, never with a tool call.
