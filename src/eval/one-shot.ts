@@ -21,9 +21,18 @@ export function oneShotLimits(limits: LoopLimits): LoopLimits {
   return { ...limits, maxAttempts: 1 };
 }
 
+/**
+ * The window and the tools setting are the wrapped model's, so the baseline
+ * builds its one prompt to the same budget, with the same tools, as the loop
+ * it is compared with.
+ */
 export function oneShotModel(inner: LanguageModel): LanguageModel {
   return {
     model: inner.model,
+    get toolsEnabled() {
+      return inner.toolsEnabled;
+    },
+    ...(inner.window ? { window: inner.window.bind(inner) } : {}),
     complete(request: ModelRequest): Promise<ModelResponse> {
       if (request.purpose === 'reflect' || request.purpose === 'retry-decision') {
         return Promise.reject(new OneShotRefusal(request.purpose));

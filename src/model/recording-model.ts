@@ -4,8 +4,17 @@ import type { ReplayFile } from './replay-file.js';
 /** Wraps a model and keeps its answers in the replay-file format, for `--record`. */
 export class RecordingModel implements LanguageModel {
   private readonly responses: ReplayFile['responses'] = [];
+  /**
+   * Only where the wrapped model has one: a window that always throws would
+   * tell its caller there is a window to ask, where the port says a model
+   * without one leaves the loop's configured budget in place.
+   */
+  readonly window?: (signal?: AbortSignal) => Promise<ModelWindow>;
 
-  constructor(private readonly inner: LanguageModel) {}
+  constructor(private readonly inner: LanguageModel) {
+    const window = inner.window?.bind(inner);
+    if (window) this.window = window;
+  }
 
   get model(): string {
     return this.inner.model;
@@ -14,11 +23,6 @@ export class RecordingModel implements LanguageModel {
   /** Passed through, so a recorded run sizes its prompts and offers tools as an unrecorded one would. */
   get toolsEnabled(): boolean | undefined {
     return this.inner.toolsEnabled;
-  }
-
-  async window(signal?: AbortSignal): Promise<ModelWindow> {
-    if (this.inner.window) return this.inner.window(signal);
-    throw new Error('RecordingModel: the wrapped model reports no window');
   }
 
   async complete(request: ModelRequest): Promise<ModelResponse> {

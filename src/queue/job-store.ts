@@ -9,7 +9,7 @@ export type { StaleTarget } from './job-request.js';
  * renew it while they work, and complete it with a history record. Three
  * adapters: memory (tests, one process, lost on restart), SQLite (durable,
  * one host) and BullMQ on Redis (several hosts). One contract suite
- * (test/queue/queue-contract.ts) runs against each.
+ * (test/contract/queue-contract.ts) runs against each.
  *
  * Exactly-once rests on the lease: every write a worker makes (renew,
  * checkpoint, complete, release) names its lease token, and the store

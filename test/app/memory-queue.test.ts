@@ -1,7 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import type { JobRequest } from '../../src/queue/job-request.js';
+import { jobQueueContract } from '../contract/job-queue-contract.js';
 import { jobRequest, mentionTrigger } from '../fakes/job-requests.js';
 import { MemoryQueue } from '../fakes/memory-queue.js';
+
+jobQueueContract('MemoryQueue (the queue of the handler tests)', () => {
+  const queues: MemoryQueue[] = [];
+  return {
+    async open(runner) {
+      const queue = new MemoryQueue(runner);
+      queues.push(queue);
+      return queue;
+    },
+    async cleanup() {
+      await Promise.all(queues.map((queue) => queue.stop(0)));
+    },
+  };
+});
 
 function request(id: string, overrides: Partial<JobRequest> = {}): JobRequest {
   return jobRequest({ id, dedupeKey: `key-${id}`, trigger: mentionTrigger({ text: '' }), ...overrides });

@@ -28,8 +28,12 @@ const readFile = {
 };
 
 /**
- * The LanguageModel contract: what the loop relies on, whatever server is
- * behind the port. Run against each fake server in language-model.test.ts.
+ * The LanguageModel contract as seen from an OpenAI-compatible server: what
+ * the loop relies on, whatever server is behind the adapter, including what
+ * only the server sees (tools and a response format never in one request).
+ * Run against each fake server in language-model.test.ts; what the port
+ * promises of every implementation, servers or not, is in
+ * language-model-port-contract.ts.
  */
 export function languageModelContract(name: string, start: () => Promise<LanguageModelSubject>): void {
   describe(`LanguageModel contract: ${name}`, () => {

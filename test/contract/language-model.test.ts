@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLanguageModel, ServerProfiles } from '../../src/adapters/openai/index.js';
-import { type ModelConfigInput, parseModelConfig } from '../../src/config/model-config.js';
+import type { ModelConfigInput } from '../../src/config/model-config.js';
 import { promptTokenBudgetFor } from '../../src/model/context-window.js';
 import { AZURE_KEY, startAzureOpenAIFake } from '../fakes/model-servers/azure-openai.js';
 import { startLlamaCppFake } from '../fakes/model-servers/llama-cpp.js';
@@ -9,100 +8,95 @@ import { OPENAI_KEY, startOpenAIFake } from '../fakes/model-servers/openai.js';
 import { startQuirkyFake } from '../fakes/model-servers/quirky.js';
 import type { FakeModelServer } from '../fakes/model-servers/shared.js';
 import { startVllmFake } from '../fakes/model-servers/vllm.js';
-import { languageModelContract } from './language-model-contract.js';
+import { closedAddress, modelFor, silentServer } from '../helpers/model-clients.js';
+import { type LanguageModelSubject, languageModelContract } from './language-model-contract.js';
+import { languageModelPortContract } from './language-model-port-contract.js';
 
-/** A model for `server` with its own profile cache, so no test learns from another. */
-function modelFor(server: FakeModelServer, config: ModelConfigInput) {
-  return createLanguageModel(parseModelConfig({ baseUrl: server.url, maxRetries: 0, ...config }), {
-    profiles: new ServerProfiles(),
-  });
+/** One fake server and how the adapter is configured for it, run through both contracts. */
+interface ServerCase {
+  name: string;
+  start: () => Promise<FakeModelServer>;
+  config: ModelConfigInput;
+  expected: LanguageModelSubject['expected'];
 }
 
-languageModelContract('OpenAI', async () => {
-  const server = await startOpenAIFake();
-  return {
-    server,
-    model: modelFor(server, { apiKey: OPENAI_KEY, model: 'gpt-4.1-mini' }),
+const SERVERS: ServerCase[] = [
+  {
+    name: 'OpenAI',
+    start: () => startOpenAIFake(),
+    config: { apiKey: OPENAI_KEY, model: 'gpt-4.1-mini' },
     expected: { contextTokens: 16_384, contextSource: 'default', callsTools: true, reportsUsage: true },
-  };
-});
-
-languageModelContract('OpenAI reasoning model (o4-mini)', async () => {
-  const server = await startOpenAIFake();
-  return {
-    server,
-    model: modelFor(server, { apiKey: OPENAI_KEY, model: 'o4-mini' }),
+  },
+  {
+    name: 'OpenAI reasoning model (o4-mini)',
+    start: () => startOpenAIFake(),
+    config: { apiKey: OPENAI_KEY, model: 'o4-mini' },
     expected: { contextTokens: 16_384, contextSource: 'default', callsTools: true, reportsUsage: true },
-  };
-});
-
-languageModelContract('Azure OpenAI deployment', async () => {
-  const server = await startAzureOpenAIFake();
-  return {
-    server,
-    model: modelFor(server, {
-      apiKey: AZURE_KEY,
-      model: 'gpt-4o',
-      apiVersion: '2024-10-21',
-      contextTokens: 128_000,
-    }),
+  },
+  {
+    name: 'Azure OpenAI deployment',
+    start: () => startAzureOpenAIFake(),
+    config: { apiKey: AZURE_KEY, model: 'gpt-4o', apiVersion: '2024-10-21', contextTokens: 128_000 },
     expected: { contextTokens: 128_000, contextSource: 'config', callsTools: true, reportsUsage: true },
-  };
-});
-
-languageModelContract('llama.cpp server with --jinja', async () => {
-  const server = await startLlamaCppFake({ jinja: true, contextSize: 8192 });
-  return {
-    server,
-    model: modelFor(server, { model: 'local' }),
+  },
+  {
+    name: 'llama.cpp server with --jinja',
+    start: () => startLlamaCppFake({ jinja: true, contextSize: 8192 }),
+    config: { model: 'local' },
     expected: { contextTokens: 8192, contextSource: 'server', callsTools: true, reportsUsage: true },
-  };
-});
-
-languageModelContract('llama.cpp server without --jinja (no tools)', async () => {
-  const server = await startLlamaCppFake({ jinja: false, contextSize: 4096 });
-  return {
-    server,
-    model: modelFor(server, { model: 'local' }),
+  },
+  {
+    name: 'llama.cpp server without --jinja (no tools)',
+    start: () => startLlamaCppFake({ jinja: false, contextSize: 4096 }),
+    config: { model: 'local' },
     expected: { contextTokens: 4096, contextSource: 'server', callsTools: false, reportsUsage: true },
-  };
-});
-
-languageModelContract('Ollama', async () => {
-  const server = await startOllamaFake({ contextLength: 32_768 });
-  return {
-    server,
-    model: modelFor(server, { model: 'qwen2.5-coder:7b' }),
+  },
+  {
+    name: 'Ollama',
+    start: () => startOllamaFake({ contextLength: 32_768 }),
+    config: { model: 'qwen2.5-coder:7b' },
     expected: { contextTokens: 32_768, contextSource: 'server', callsTools: true, reportsUsage: true },
-  };
-});
-
-languageModelContract('vLLM with --enable-auto-tool-choice', async () => {
-  const server = await startVllmFake({ autoToolChoice: true, maxModelLen: 16_000, reasoning: true });
-  return {
-    server,
-    model: modelFor(server, { model: 'Qwen/Qwen2.5-Coder-7B-Instruct' }),
+  },
+  {
+    name: 'vLLM with --enable-auto-tool-choice',
+    start: () => startVllmFake({ autoToolChoice: true, maxModelLen: 16_000, reasoning: true }),
+    config: { model: 'Qwen/Qwen2.5-Coder-7B-Instruct' },
     expected: { contextTokens: 16_000, contextSource: 'server', callsTools: true, reportsUsage: true },
-  };
-});
-
-languageModelContract('vLLM without tool parser', async () => {
-  const server = await startVllmFake({ autoToolChoice: false, maxModelLen: 4096 });
-  return {
-    server,
-    model: modelFor(server, { model: 'Qwen/Qwen2.5-Coder-7B-Instruct' }),
+  },
+  {
+    name: 'vLLM without tool parser',
+    start: () => startVllmFake({ autoToolChoice: false, maxModelLen: 4096 }),
+    config: { model: 'Qwen/Qwen2.5-Coder-7B-Instruct' },
     expected: { contextTokens: 4096, contextSource: 'server', callsTools: false, reportsUsage: true },
-  };
-});
-
-languageModelContract('a server without usage, with reasoning_content and tool calls as text', async () => {
-  const server = await startQuirkyFake();
-  return {
-    server,
-    model: modelFor(server, { model: 'quirky-model' }),
+  },
+  {
+    name: 'a server without usage, with reasoning_content and tool calls as text',
+    start: () => startQuirkyFake(),
+    config: { model: 'quirky-model' },
     expected: { contextTokens: 16_384, contextSource: 'default', callsTools: true, reportsUsage: false },
-  };
-});
+  },
+];
+
+for (const server of SERVERS) {
+  languageModelContract(server.name, async () => {
+    const started = await server.start();
+    return { server: started, model: modelFor(started, server.config), expected: server.expected };
+  });
+
+  languageModelPortContract(`OpenAIChatModel, ${server.name}`, async () => {
+    const [started, silent, closed] = await Promise.all([server.start(), silentServer(), closedAddress()]);
+    const { contextTokens, contextSource, callsTools, reportsUsage } = server.expected;
+    return {
+      model: modelFor(started, server.config),
+      expected: { callsTools, reportsUsage, window: { contextTokens, source: contextSource } },
+      pending: () => modelFor(silent, server.config),
+      unreachable: () => modelFor(closed, server.config),
+      close: async () => {
+        await Promise.all([started.close(), silent.close()]);
+      },
+    };
+  });
+}
 
 describe('what each server needs, beyond the contract', () => {
   it('OpenAI reasoning models get max_completion_tokens and no temperature; others get max_tokens', async () => {

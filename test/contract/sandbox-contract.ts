@@ -2,8 +2,9 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WorkspacePathError } from '../../src/errors/index.js';
-import type { Sandbox, SandboxProvider } from '../../src/sandbox/sandbox.js';
+import type { ExecResult, Sandbox, SandboxProvider } from '../../src/sandbox/sandbox.js';
 import { withSandbox } from '../../src/sandbox/with-sandbox.js';
+import type { ManualTimers } from '../helpers/manual-timers.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
 
 export interface ContractSubject {
@@ -11,6 +12,12 @@ export interface ContractSubject {
   provider: () => SandboxProvider;
   /** Whether the engine still holds anything of the sandbox with this id. */
   exists: (sandboxId: string) => Promise<boolean>;
+  /**
+   * The timers the provider's sandboxes take their time limits from, where
+   * the test can give them: a time limit then passes when the test says so,
+   * once the command is seen running. Without them (Docker) it is real time.
+   */
+  timers?: ManualTimers;
 }
 
 /**
@@ -22,6 +29,7 @@ export function sandboxContract(subject: ContractSubject): void {
   describe(`Sandbox contract: ${subject.name}`, () => {
     const tempDir = useTempDirs();
     const open: Sandbox[] = [];
+    let opened = 0;
 
     afterEach(async () => {
       await Promise.all(open.splice(0).map((sandbox) => sandbox.dispose()));
@@ -33,7 +41,7 @@ export function sandboxContract(subject: ContractSubject): void {
         await mkdir(join(host, path, '..'), { recursive: true });
         await writeFile(join(host, path), content);
       }
-      const sandbox = await subject.provider().open({ jobId: `contract-${Date.now()}`, workspace: host });
+      const sandbox = await subject.provider().open({ jobId: `contract-${++opened}`, workspace: host });
       open.push(sandbox);
       return { sandbox, host };
     }
@@ -42,12 +50,22 @@ export function sandboxContract(subject: ContractSubject): void {
       const { sandbox } = await openWith();
       const ok = await sandbox.exec('true');
       expect(ok).toMatchObject({ exitCode: 0, end: 'exited', reason: null, truncated: false });
-      const failed = await sandbox.exec('echo out1; sleep 0.2; echo err1 >&2; sleep 0.2; echo out2; exit 3');
+      // Each line waits at a gate the test opens once it has seen the line before written: the order is
+      // the test's, not the scheduler's, and no sleep guesses how long the engine takes to pass a line on.
+      const running = sandbox.exec(
+        `echo out1; touch .wrote-1; ${waitAt('.gate-1')}; echo err1 >&2; touch .wrote-2; ${waitAt('.gate-2')}; ` +
+          'echo out2; exit 3',
+      );
+      await seen(sandbox, '.wrote-1');
+      await openGate(sandbox, '.gate-1');
+      await seen(sandbox, '.wrote-2');
+      await openGate(sandbox, '.gate-2');
+      const failed = await running;
       expect(failed.exitCode).toBe(3);
       expect(failed.stdout).toBe('out1\nout2\n');
       expect(failed.stderr).toBe('err1\n');
       expect(failed.output).toBe('out1\nerr1\nout2\n');
-      expect(failed.durationMs).toBeGreaterThanOrEqual(350);
+      expectDuration(failed);
     });
 
     it('runs a command as `bash -c` would: no arguments, and errors name the line they are on', async () => {
@@ -78,14 +96,20 @@ export function sandboxContract(subject: ContractSubject): void {
     it('times out with exit code 124, kills the whole process tree, and stays usable', async () => {
       const { sandbox } = await openWith();
       const marker = `sleep 3${Math.floor(Math.random() * 1000) + 1000}`;
-      const result = await sandbox.exec(`(${marker} &); ${marker} & echo started; wait`, {
+      const running = sandbox.exec(`(${marker} &); ${marker} & echo started; touch .running; wait`, {
         timeoutSeconds: 1,
       });
+      if (subject.timers) {
+        // The second passes once the command is seen running, however long this machine took to start it.
+        await seenRunning(sandbox);
+        subject.timers.advance(1000);
+      }
+      const result = await running;
       expect(result.exitCode).toBe(124);
       expect(result.end).toBe('timed-out');
       expect(result.reason).toBe('timed out after 1 s');
       expect(result.stdout).toBe('started\n');
-      expect(result.durationMs).toBeLessThan(10_000);
+      expectDuration(result);
       const survivors = await sandbox.exec(`ps -eo args | grep -c '^${marker}$' || true`);
       expect(survivors.stdout.trim()).toBe('0');
       const next = await sandbox.exec('echo still here');
@@ -123,7 +147,13 @@ export function sandboxContract(subject: ContractSubject): void {
 
     it('caps output, keeping head and tail and marking the cut', async () => {
       const { sandbox } = await openWith();
-      const result = await sandbox.exec('seq 1 200000; sleep 0.3; echo done >&2', { maxOutputBytes: 4096 });
+      // stderr's line waits until the test has seen stdout's last written, so it is the last to arrive.
+      const running = sandbox.exec(`seq 1 200000; touch .wrote; ${waitAt('.gate')}; echo done >&2`, {
+        maxOutputBytes: 4096,
+      });
+      await seen(sandbox, '.wrote');
+      await openGate(sandbox, '.gate');
+      const result = await running;
       expect(result.exitCode).toBe(0);
       expect(result.truncated).toBe(true);
       expect(result.stdout.startsWith('1\n2\n3\n')).toBe(true);
@@ -308,9 +338,35 @@ export function sandboxContract(subject: ContractSubject): void {
 }
 
 /** Resolves once a command has left its `.running` mark in the workspace. */
-async function seenRunning(sandbox: Sandbox): Promise<void> {
-  await vi.waitFor(async () => expect(await sandbox.readFile('.running')).not.toBeNull(), {
+function seenRunning(sandbox: Sandbox): Promise<void> {
+  return seen(sandbox, '.running');
+}
+
+/** Resolves once a command has left the file `mark` in the workspace. */
+async function seen(sandbox: Sandbox, mark: string): Promise<void> {
+  await vi.waitFor(async () => expect(await sandbox.readFile(mark)).not.toBeNull(), {
     timeout: 60_000,
     interval: 20,
   });
+}
+
+/**
+ * Shell that waits until the file `gate` exists. A file the test writes through the port, not a second
+ * command: a sandbox runs one command at a time (Docker's ends each by killing whatever else runs).
+ */
+function waitAt(gate: string): string {
+  return `until [ -e ${gate} ]; do sleep 0.01; done`;
+}
+
+/** Lets a command waiting at `gate` (waitAt) go on. */
+async function openGate(sandbox: Sandbox, gate: string): Promise<void> {
+  await sandbox.writeFile(gate, 'go\n');
+}
+
+/** A duration is reported, never negative; how long is the machine's business, not the contract's. */
+function expectDuration(result: ExecResult): void {
+  expect(
+    Number.isFinite(result.durationMs) && result.durationMs >= 0,
+    `durationMs ${result.durationMs}`,
+  ).toBe(true);
 }

@@ -2,12 +2,10 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { GitWorkspaceProvider } from '../../src/adapters/git/git-workspace-provider.js';
 import { resumableWorkspaces } from '../../src/jobs/guarded-ports.js';
-import { LeaseGuard } from '../../src/queue/lease-guard.js';
-import { MemoryJobStore } from '../../src/queue/memory-store.js';
 import { silentLogger } from '../../src/util/logger.js';
 import { installationToken, standinOctokit } from '../fakes/github-standin/clients.js';
 import { GitHubStandin } from '../fakes/github-standin/standin.js';
-import { jobRequest } from '../fakes/job-requests.js';
+import { heldLease } from '../fakes/held-lease.js';
 import { GitHttpServer } from '../helpers/git-http-server.js';
 import {
   WORKSPACE_FILES,
@@ -80,10 +78,5 @@ workspaceContract('GitWorkspaceProvider over the GitHub stand-in', async () => {
 
 workspaceContract('resumableWorkspaces (the worker’s wrapper) over GitWorkspaceProvider', async () => {
   const { remote, close } = await gitHttpServer();
-  const store = new MemoryJobStore({ leaseMs: 60_000 });
-  await store.enqueue(jobRequest());
-  const lease = await store.claim('contract');
-  if (lease === undefined || lease === null) throw new Error('the store gave no lease for the queued job');
-  const guard = new LeaseGuard(lease, store, Date.now(), 1);
-  return { provider: resumableWorkspaces(provider(), guard, silentLogger), remote, close };
+  return { provider: resumableWorkspaces(provider(), await heldLease(), silentLogger), remote, close };
 });

@@ -14,7 +14,7 @@ import { GitHubApiError, GitHubNotFoundError } from '../../src/errors/github-err
 /** GitHub's limit on comment and pull request bodies. */
 const BODY_LIMIT = 65_536;
 
-type StoredCheckRun = { id: number; name: string; headSha: string } & CheckRunUpdate;
+export type StoredCheckRun = { id: number; name: string; headSha: string } & CheckRunUpdate;
 
 interface Comment {
   id: number;
@@ -209,16 +209,8 @@ export class FakeCodeHost implements CodeHost {
       .map((comment) => comment.body);
   }
 
-  /** As GitHub answers an installation that has not accepted a permission the call needs. */
   private refuseWithheld(method: keyof CodeHost): void {
-    const permissions = this.withheld.get(method);
-    if (permissions === undefined) return;
-    const named = permissions.replace(/=/g, ': ');
-    throw new GitHubApiError(
-      `GitHub refused ${method} (HTTP 403: Resource not accessible by integration): the App lacks the ` +
-        `"${named}" permission. Accept the new permissions in the installation settings.`,
-      { status: 403 },
-    );
+    refuseWithheld(method, this.withheld.get(method));
   }
 
   private pullNumbered(number: number) {
@@ -240,7 +232,18 @@ function ref(pull: PullRequestRef): PullRequestRef {
   return { number: pull.number, url: pull.url, head: pull.head, draft: pull.draft };
 }
 
-function refuseLongBody(resource: string, body: string): void {
+/** As GitHub answers an installation that has not accepted a permission the call needs (`checks=write`). */
+export function refuseWithheld(method: keyof CodeHost, permissions: string | undefined): void {
+  if (permissions === undefined) return;
+  const named = permissions.replace(/=/g, ': ');
+  throw new GitHubApiError(
+    `GitHub refused ${method} (HTTP 403: Resource not accessible by integration): the App lacks the ` +
+      `"${named}" permission. Accept the new permissions in the installation settings.`,
+    { status: 403 },
+  );
+}
+
+export function refuseLongBody(resource: string, body: string): void {
   if (body.length <= BODY_LIMIT) return;
   throw new GitHubApiError(`${resource} body is too long (maximum is ${BODY_LIMIT} characters).`, {
     status: 422,
@@ -251,7 +254,7 @@ function refuseLongBody(resource: string, body: string): void {
  * As GitHub applies one: a conclusion completes the run, output fields are
  * replaced one by one, and annotations add to those already there.
  */
-function applyCheckRunUpdate(run: StoredCheckRun, update: CheckRunUpdate): void {
+export function applyCheckRunUpdate(run: StoredCheckRun, update: CheckRunUpdate): void {
   if (update.status !== undefined) run.status = update.status;
   if (update.conclusion !== undefined) {
     run.conclusion = update.conclusion;

@@ -4,28 +4,33 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SqliteJobStore } from '../../src/adapters/sqlite/sqlite-store.js';
 import type { JobStore } from '../../src/queue/job-store.js';
+import { jobQueueContract, storeAsQueue } from '../contract/job-queue-contract.js';
+import { queueContract } from '../contract/queue-contract.js';
 import { until } from '../helpers/until.js';
-import { observed, result, workerPool } from './harness.js';
-import { queueContract } from './queue-contract.js';
+import { observed, result, type StoreHarness, workerPool } from './harness.js';
 import { mention } from './requests.js';
 
+/** Stores on one file of a fresh folder: each stands for a process sharing the queue. */
+function sqliteHarness(): StoreHarness {
+  const stores: JobStore[] = [];
+  const dir = mkdtemp(join(tmpdir(), 'selfdebug-queue-'));
+  return {
+    durable: true,
+    async open(options) {
+      const store = new SqliteJobStore(join(await dir, 'queue.db'), options);
+      stores.push(store);
+      return store;
+    },
+    async cleanup() {
+      await Promise.all(stores.map((store) => store.close()));
+      await rm(await dir, { recursive: true, force: true });
+    },
+  };
+}
+
 describe('SqliteJobStore', () => {
-  queueContract({ durable: true }, () => {
-    const stores: JobStore[] = [];
-    const dir = mkdtemp(join(tmpdir(), 'selfdebug-queue-'));
-    return {
-      durable: true,
-      async open(options) {
-        const store = new SqliteJobStore(join(await dir, 'queue.db'), options);
-        stores.push(store);
-        return store;
-      },
-      async cleanup() {
-        await Promise.all(stores.map((store) => store.close()));
-        await rm(await dir, { recursive: true, force: true });
-      },
-    };
-  });
+  queueContract({ durable: true }, sqliteHarness);
+  jobQueueContract('SqliteJobStore with the Worker', () => storeAsQueue(sqliteHarness()));
 
   it('wakes a worker on another connection to the file without waiting for its poll', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'selfdebug-queue-'));

@@ -13,13 +13,13 @@ export async function finishUnleased(
   redis: Redis,
   keys: BullmqKeys,
   retention: Retention,
-  job: { id: string; token: string; entry: OpenEntry; result: JobResult },
+  job: { id: string; token: string; entry: OpenEntry; result: JobResult; finishedAt: number },
 ): Promise<void> {
   const meta = await redis.hgetall(keys.meta(job.id));
   const record = jobRecord(job.entry.request, job.result, {
     enqueuedAt: job.entry.enqueuedAt,
     startedAt: meta.startedAt ? Number(meta.startedAt) : null,
-    finishedAt: Date.now(),
+    finishedAt: job.finishedAt,
     runs: Number(meta.runs ?? 0),
   });
   await keys.finish(redis, job.id, job.token, record, job.entry, retention);

@@ -15,6 +15,8 @@ export interface BullmqLeaseParts {
   /** The CLAIM script's reply: ok, open entry, run, startedAt, checkpoints as a flat list. */
   claim: unknown[];
   finish(record: JobRecord, entry: OpenEntry): Promise<boolean>;
+  /** The store's clock, for the finish time the record keeps. */
+  now(): number;
   /** Wakes this process's workers (a container slot or a branch may be free). */
   notify(): void;
 }
@@ -36,6 +38,8 @@ export function bullmqLease(parts: BullmqLeaseParts): Lease {
   const bookkeeping = [lock, keys.meta(id), keys.serial(entry), keys.containers];
   return {
     job: { request: entry.request, run, checkpoints },
+    // Renewals and container slots count in real time, as the lock they go with expires,
+    // never on the store's clock.
     async renew(): Promise<LeaseStatus> {
       if ((await job.extendLock(token, leaseMs)) !== 1) return { state: 'lost' };
       const [state, reason] = (await RENEW.run(redis, bookkeeping, [
@@ -66,7 +70,7 @@ export function bullmqLease(parts: BullmqLeaseParts): Lease {
       const record = jobRecord(entry.request, result, {
         enqueuedAt: entry.enqueuedAt,
         startedAt,
-        finishedAt: Date.now(),
+        finishedAt: parts.now(),
         runs: run,
       });
       if (!(await parts.finish(record, entry))) return false;

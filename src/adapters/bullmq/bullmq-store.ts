@@ -64,8 +64,15 @@ export class BullmqJobStore implements JobStore {
   private readonly busyDelayMs: number;
   private readonly keys: BullmqKeys;
   private readonly signal = new WorkSignal();
+  /**
+   * When jobs were enqueued, started and finished, as the history and the
+   * spend ledger keep them; a test brings its own clock. Locks, delays,
+   * container slots and dedupe windows expire in real time, not on this one.
+   */
+  private readonly now: () => number;
 
   constructor(options: BullmqStoreOptions) {
+    this.now = options.now ?? Date.now;
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.maxRuns = options.maxRuns ?? DEFAULT_MAX_RUNS;
     this.retention = { ...DEFAULT_RETENTION, ...options.retention };
@@ -88,7 +95,7 @@ export class BullmqJobStore implements JobStore {
       issueNumber: issueNumberOf(request),
       serialKey: serialKeyOf(request),
       staleBranch: staleBranchOf(request),
-      enqueuedAt: Date.now(),
+      enqueuedAt: this.now(),
     };
     const earlier = (await this.guarded('enqueue', () =>
       ENQUEUE.run(
@@ -154,11 +161,10 @@ export class BullmqJobStore implements JobStore {
   /** A fetched job's lease, or null when it was set aside (its branch is busy) or is over. */
   private async take(job: Job<JobRequest>, token: string): Promise<Lease | null> {
     const id = job.id!;
-    const now = Date.now();
-    const reply = await this.runClaim(job, token, now);
+    const reply = await this.runClaim(job, token, this.now());
     const [state] = reply;
     if (state === 'busy') {
-      await job.moveToDelayed(now + this.busyDelayMs, token).catch(() => {});
+      await job.moveToDelayed(Date.now() + this.busyDelayMs, token).catch(() => {});
       return null;
     }
     if (state === 'ok')
@@ -170,6 +176,7 @@ export class BullmqJobStore implements JobStore {
         token,
         claim: reply,
         finish: (record, entry) => this.keys.finish(this.redis, id, token, record, entry, this.retention),
+        now: this.now,
         notify: () => this.signal.notify(),
       });
     if (state === 'cancelled') await this.finish(job, token, resultWithout('cancelled', reply[1] ?? null));
@@ -185,7 +192,7 @@ export class BullmqJobStore implements JobStore {
   }
 
   /** The CLAIM script on a fetched job: ok, busy, cancelled, abandoned, done or lost, then details. */
-  private async runClaim(job: Job<JobRequest>, token: string, now: number): Promise<string[]> {
+  private async runClaim(job: Job<JobRequest>, token: string, startedAt: number): Promise<string[]> {
     const id = job.id!;
     return (await CLAIM.run(
       this.redis,
@@ -200,7 +207,7 @@ export class BullmqJobStore implements JobStore {
         }),
         this.keys.checkpoints(id),
       ],
-      [id, token, this.leaseMs, this.maxRuns, now],
+      [id, token, this.leaseMs, this.maxRuns, startedAt],
     )) as string[];
   }
 
@@ -271,6 +278,7 @@ export class BullmqJobStore implements JobStore {
           token: '',
           entry,
           result: resultWithout('cancelled', reason),
+          finishedAt: this.now(),
         });
     }
     if (count > 0) this.signal.notify();
@@ -282,7 +290,13 @@ export class BullmqJobStore implements JobStore {
     const text = await this.redis.hget(this.keys.open, id);
     if (text === null) return;
     const entry = JSON.parse(text) as OpenEntry;
-    await finishUnleased(this.redis, this.keys, this.retention, { id, token, entry, result });
+    await finishUnleased(this.redis, this.keys, this.retention, {
+      id,
+      token,
+      entry,
+      result,
+      finishedAt: this.now(),
+    });
   }
 
   private async guarded<T>(what: string, action: () => Promise<T>): Promise<T> {

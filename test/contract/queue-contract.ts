@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { JobCancelledError, LeaseLostError } from '../../src/errors/job-errors.js';
 import type { JobRequest } from '../../src/queue/job-request.js';
-import type { JobStore } from '../../src/queue/job-store.js';
+import type { JobStore, StoreOptions } from '../../src/queue/job-store.js';
 import { gate } from '../helpers/gate.js';
 import { until } from '../helpers/until.js';
 import {
@@ -13,8 +13,23 @@ import {
   type StoreHarness,
   TEST_LEASE_MS,
   workerPool,
-} from './harness.js';
-import { failedRun, mention } from './requests.js';
+} from '../queue/harness.js';
+import { failedRun, mention } from '../queue/requests.js';
+
+/**
+ * Time the test moves, for the stores to record and to run leases out by:
+ * it stands still until the test advances it, so no clause waits for the
+ * real clock to tick or depends on how fast this machine is.
+ */
+function testClock(start = Date.UTC(2030, 0, 1)) {
+  let current = start;
+  return {
+    now: () => current,
+    advance: (ms: number) => {
+      current += ms;
+    },
+  };
+}
 
 /**
  * The JobStore contract, run against every adapter (memory, SQLite, BullMQ)
@@ -31,9 +46,10 @@ export function queueContract(adapter: { durable: boolean }, makeHarness: () => 
     await workers.stopAll();
     await harness.cleanup();
   });
-  const open = () => harness.open({ leaseMs: TEST_LEASE_MS });
+  const open = (options: StoreOptions = {}) => harness.open({ leaseMs: TEST_LEASE_MS, ...options });
   /** A second process's store where the adapter is shared, else the same one. */
-  const second = async (first: JobStore) => (harness.durable ? open() : first);
+  const second = async (first: JobStore, options: StoreOptions = {}) =>
+    harness.durable ? open(options) : first;
 
   it('accepts one job for 100 re-deliveries of one delivery, and none for its dedupe key again', async () => {
     const first = await open();
@@ -65,8 +81,10 @@ export function queueContract(adapter: { durable: boolean }, makeHarness: () => 
   });
 
   it('takes a job over when its lease expires, and fences the worker that lost it', async () => {
-    const first = await open();
-    const other = await second(first);
+    // The lease runs out when the test moves the stores' clock; BullMQ's lock, kept by Redis, in real time.
+    const clock = testClock();
+    const first = await open({ now: clock.now });
+    const other = await second(first, { now: clock.now });
     const request = mention(3);
     await first.enqueue(request);
     const lost = await claimOne(first);
@@ -75,6 +93,7 @@ export function queueContract(adapter: { durable: boolean }, makeHarness: () => 
     await lost.checkpoint('pushed', 'selfdebug/issue-3');
     expect(await other.claim('too-early')).toBeNull();
 
+    clock.advance(TEST_LEASE_MS + 1);
     const taken = await claimOne(other);
     expect(taken.job).toMatchObject({ run: 2, checkpoints: { pushed: 'selfdebug/issue-3' } });
     expect(taken.job.request).toEqual(request);
@@ -317,10 +336,14 @@ export function queueContract(adapter: { durable: boolean }, makeHarness: () => 
   });
 
   it('lists waiting and running jobs oldest first, and drops them once finished', async () => {
-    const store = await open();
+    const clock = testClock();
+    const enqueuedAt = clock.now();
+    const store = await open({ now: clock.now });
     const [first, later] = [mention(41, { installationId: 11 }), failedRun('main', 'sha-41')];
     await store.enqueue(first);
+    clock.advance(1000);
     await store.enqueue(later);
+    clock.advance(1000);
     const lease = await claimOne(store);
     expect(lease.job.request.id).toBe(first.id);
     const listed = await (await second(store)).openJobs();
@@ -345,20 +368,24 @@ export function queueContract(adapter: { durable: boolean }, makeHarness: () => 
       }),
     ]);
     expect(Date.parse(listed[0]!.startedAt!)).toBeGreaterThanOrEqual(Date.parse(listed[0]!.enqueuedAt));
+    expect([listed[0]!.enqueuedAt, listed[0]!.startedAt, listed[1]!.enqueuedAt]).toEqual(
+      [enqueuedAt, enqueuedAt + 2000, enqueuedAt + 1000].map((at) => new Date(at).toISOString()),
+    );
     expect(await lease.complete(result())).toBe(true);
     expect((await store.openJobs()).map((job) => job.id)).toEqual([later.id]);
   });
 
   it("adds up an installation's spend since a time, beyond what the history keeps", async () => {
-    const store = await harness.open({ leaseMs: TEST_LEASE_MS, retention: { maxRecords: 1 } });
+    const clock = testClock();
+    const store = await open({ retention: { maxRecords: 1 }, now: clock.now });
     const finish = async (installationId: number, costUsd: number) => {
       await store.enqueue(mention(50, { installationId }));
       const lease = await claimOne(store);
       expect(await lease.complete({ ...result(), costUsd })).toBe(true);
     };
     await finish(21, 0.25);
-    const between = Date.now() + 1;
-    await until('the clock to pass the first job', () => Date.now() > between);
+    const between = clock.now() + 1;
+    clock.advance(2);
     await finish(21, 0.5);
     await finish(22, 1);
     await finish(21, 0);
@@ -369,7 +396,7 @@ export function queueContract(adapter: { durable: boolean }, makeHarness: () => 
     expect(await reader.spentUsd(21, between)).toBeCloseTo(0.5, 10);
     expect(await reader.spentUsd(22, 0)).toBeCloseTo(1, 10);
     expect(await reader.spentUsd(23, 0)).toBe(0);
-    expect(await reader.spentUsd(21, Date.now() + 60_000)).toBe(0);
+    expect(await reader.spentUsd(21, clock.now() + 60_000)).toBe(0);
   });
 
   // Memory is lost on restart by design; every other clause holds for it too.
