@@ -55,7 +55,6 @@ export function serveJobs(options: ServeJobsOptions): StartedJobs {
         ...(options.worker.pollMs === undefined ? {} : { pollMs: options.worker.pollMs }),
       }).start()
     : null;
-  if (worker) logger.info({ worker: worker.id }, 'worker started');
   const stopped = new Promise<void>((resolve) => {
     onShutdown(async () => {
       await options.beforeStop?.();
@@ -67,5 +66,7 @@ export function serveJobs(options: ServeJobsOptions): StartedJobs {
       resolve();
     }, logger);
   });
+  // Announced once SIGTERM is handled: whoever waits for this line may stop the worker at once.
+  if (worker) logger.info({ worker: worker.id }, 'worker started');
   return { store, worker, stopped };
 }
