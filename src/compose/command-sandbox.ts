@@ -36,7 +36,8 @@ export async function loadSandboxProvider(
     });
   }
   const { DockerSandboxProvider } = await import('../adapters/docker/docker-sandbox-provider.js');
-  return new DockerSandboxProvider(config, undefined, undefined, undefined, {
+  const { loadRegistryCredentials } = await import('../adapters/docker/registry-credentials.js');
+  return new DockerSandboxProvider(config, undefined, undefined, loadRegistryCredentials(options.host), {
     readOnlyMounts: options.readOnlyMounts ?? [],
   });
 }

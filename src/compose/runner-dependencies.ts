@@ -1,3 +1,4 @@
+import { credentialSecrets } from '../adapters/docker/registry-credentials.js';
 import { GitWorkspaceProvider } from '../adapters/git/index.js';
 import { GitHubCodeHost, type GitHubOctokit, useReconnectingFetch } from '../adapters/github/index.js';
 import { createLanguageModel } from '../adapters/openai/index.js';
@@ -41,12 +42,20 @@ export function runnerDependencies(
       host: settings.environment,
     }),
     sandboxProviderFor: (config) =>
-      observeSandboxes(createSandboxProvider(config, { host: settings.environment, logger }), metrics),
+      observeSandboxes(
+        createSandboxProvider(config, {
+          host: settings.environment,
+          credentials: settings.registryCredentials,
+          logger,
+        }),
+        metrics,
+      ),
     modelFor: (config) => createLanguageModel(config),
     sandboxConfig: settings.sandbox,
     modelConfig: settings.model,
     appConfig: settings.app,
     logger,
     environment: settings.environment,
+    operatorSecrets: credentialSecrets(settings.registryCredentials),
   };
 }

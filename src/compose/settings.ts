@@ -1,3 +1,4 @@
+import { loadRegistryCredentials, type RegistryCredentials } from '../adapters/docker/registry-credentials.js';
 import { type AppConfig, loadAppConfig } from '../config/app-config.js';
 import { loadSandboxConfig } from '../config/load-config.js';
 import { loadModelConfig, type ModelConfig } from '../config/model-config.js';
@@ -26,6 +27,11 @@ export interface RunnerSettings {
    * what git and a local sandbox take PATH, HOME and proxies from.
    */
   environment: Environment;
+  /**
+   * The operator's registry logins (Docker's config.json, SELFDEBUG_REGISTRY_CREDENTIALS), read at
+   * start-up so a malformed value stops the process before it takes a job.
+   */
+  registryCredentials: RegistryCredentials;
 }
 
 export function readJobSettings(env: Environment): JobSettings {
@@ -38,5 +44,11 @@ export function readJobSettings(env: Environment): JobSettings {
  * settings cannot stop it.
  */
 export function readRunnerSettings(app: AppConfig, env: Environment): RunnerSettings {
-  return { app, sandbox: loadSandboxConfig(env), model: loadModelConfig(env), environment: env };
+  return {
+    app,
+    sandbox: loadSandboxConfig(env),
+    model: loadModelConfig(env),
+    environment: env,
+    registryCredentials: loadRegistryCredentials(env),
+  };
 }

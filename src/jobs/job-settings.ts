@@ -37,6 +37,7 @@ export interface SettingsSources {
   modelConfig: ModelConfig;
   appConfig: AppConfig;
   environment: Record<string, string | undefined>;
+  operatorSecrets?: readonly string[];
 }
 
 export function jobSettings(request: JobRequest, config: RepoConfig, sources: SettingsSources): JobSettings {
@@ -58,6 +59,10 @@ export function jobSettings(request: JobRequest, config: RepoConfig, sources: Se
     mode: loopModeOf(request.trigger),
     // Notes (a setting the operator's ceiling changed) go in the status comment, so a job's comments stay bounded.
     report: { ...reportSettings(repo), notes },
-    secrets: [sources.modelConfig.apiKey, ...repo.secret_env.map((name) => sources.environment[name])],
+    secrets: [
+      sources.modelConfig.apiKey,
+      ...(sources.operatorSecrets ?? []),
+      ...repo.secret_env.map((name) => sources.environment[name]),
+    ],
   };
 }

@@ -42,6 +42,8 @@ export interface JobRunnerDependencies {
   logger: Logger;
   /** Where a repository's `secret_env` values are looked up (the composition root's environment), for the redactor. */
   environment: Record<string, string | undefined>;
+  /** Secrets of the operator's own (registry passwords) that a report must never show. */
+  operatorSecrets?: readonly string[];
 }
 
 /** What the job's history keeps: the report's view (null when nothing ran), and why it stopped early. */

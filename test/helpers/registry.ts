@@ -13,14 +13,24 @@ const run = promisify(execFile);
  * server) on 127.0.0.1 with its storage in a temporary folder. The engine
  * treats 127.0.0.0/8 registries as insecure by default, so plain HTTP works.
  */
+export interface RegistryLogin {
+  username: string;
+  password: string;
+}
+
 export class LocalRegistry {
   private constructor(
     readonly host: string,
     private readonly child: ChildProcess,
     private readonly dir: string,
+    private readonly login: RegistryLogin | null,
   ) {}
 
-  static async start(): Promise<LocalRegistry> {
+  /**
+   * With `login`, the registry answers only that user (htpasswd, as private registries do);
+   * the engine sends the login over plain HTTP to a registry on loopback.
+   */
+  static async start(login: RegistryLogin | null = null): Promise<LocalRegistry> {
     const dir = await mkdtemp(join(tmpdir(), 'selfdebug-registry-'));
     const port = await freePort();
     const config = [
@@ -34,19 +44,46 @@ export class LocalRegistry {
       '    enabled: true',
       'http:',
       `  addr: 127.0.0.1:${port}`,
-    ].join('\n');
-    await writeFile(join(dir, 'config.yml'), `${config}\n`);
+    ];
+    if (login) {
+      await writeFile(join(dir, 'htpasswd'), `${login.username}:${await bcrypt(login.password)}\n`);
+      config.push('auth:', '  htpasswd:', '    realm: selfdebug-test', `    path: ${join(dir, 'htpasswd')}`);
+    }
+    await writeFile(join(dir, 'config.yml'), `${config.join('\n')}\n`);
     const child = spawn('docker-registry', ['serve', join(dir, 'config.yml')], { stdio: 'ignore' });
-    const registry = new LocalRegistry(`127.0.0.1:${port}`, child, dir);
+    const registry = new LocalRegistry(`127.0.0.1:${port}`, child, dir, login);
     await registry.ready();
     return registry;
   }
 
-  /** Tags a local image into this registry and pushes it; returns the pushed reference. */
+  /** The docker CLI's config folder that holds this registry's login once something was pushed. */
+  get cliConfig(): string {
+    return join(this.dir, 'docker-cli');
+  }
+
+  /**
+   * Tags a local image into this registry and pushes it; returns the pushed reference.
+   * A registry with a login is pushed to through a docker CLI config of its own, so the
+   * login never lands in this host's ~/.docker.
+   */
   async push(image: string, name: string): Promise<string> {
     const reference = `${this.host}/${name}`;
+    const config = this.login ? ['--config', this.cliConfig] : [];
+    if (this.login) {
+      const login = spawn('docker', [
+        ...config,
+        'login',
+        '-u',
+        this.login.username,
+        '--password-stdin',
+        this.host,
+      ]);
+      login.stdin.end(this.login.password);
+      const code = await new Promise((resolve) => login.on('exit', resolve));
+      if (code !== 0) throw new Error(`docker login ${this.host} exited with ${code}`);
+    }
     await run('docker', ['tag', image, reference]);
-    await run('docker', ['push', reference], { maxBuffer: 16 * 1024 * 1024 });
+    await run('docker', [...config, 'push', reference], { maxBuffer: 16 * 1024 * 1024 });
     return reference;
   }
 
@@ -62,13 +99,29 @@ export class LocalRegistry {
     const answers = async () => {
       if (this.child.exitCode !== null)
         throw new Error('docker-registry exited at start-up (is it installed?)');
+      // A registry with a login answers 401 to the anonymous probe: up all the same.
       return fetch(`http://${this.host}/v2/`).then(
-        (response) => response.ok,
+        (response) => response.ok || (this.login !== null && response.status === 401),
         () => false,
       );
     };
     await until(`docker-registry to answer on ${this.host}`, answers, { timeoutMs: 30_000, intervalMs: 100 });
   }
+}
+
+/** A bcrypt hash, the only kind the registry's htpasswd accepts, from the host's crypt(3) (libxcrypt). */
+async function bcrypt(password: string): Promise<string> {
+  const script =
+    'import crypt, sys; print(crypt.crypt(sys.stdin.read(), crypt.mksalt(crypt.METHOD_BLOWFISH)))';
+  const child = spawn('python3', ['-W', 'ignore', '-c', script], { stdio: ['pipe', 'pipe', 'inherit'] });
+  child.stdin.end(password);
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const code = await new Promise((resolve) => child.on('exit', resolve));
+  const hash = out.trim();
+  if (code !== 0 || !hash.startsWith('$2'))
+    throw new Error(`python3 could not make a bcrypt hash (exit ${code})`);
+  return hash;
 }
 
 export async function freePort(): Promise<number> {

@@ -4,6 +4,8 @@ import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DockerSandboxProvider } from '../../src/adapters/docker/docker-sandbox-provider.js';
 import { pullError } from '../../src/adapters/docker/image-store.js';
+import { createSandboxProvider } from '../../src/compose/sandbox-provider.js';
+import { readJobSettings, readRunnerSettings } from '../../src/compose/settings.js';
 import { parseSandboxConfig } from '../../src/config/load-config.js';
 import type { SandboxConfigInput } from '../../src/config/sandbox-config.js';
 import { ImageNotAllowedError, ImageNotFoundError, ImagePullError } from '../../src/errors/index.js';
@@ -99,6 +101,65 @@ describeWithDocker('images: pulled from a registry on 127.0.0.1', () => {
     expect(error).toBeInstanceOf(ImageNotAllowedError);
     expect((error as Error).message).toContain('node:*');
     await expect(docker.getImage(outside).inspect()).rejects.toMatchObject({ statusCode: 404 });
+  });
+});
+
+describeWithDocker('images: a private registry, with the operator’s login', () => {
+  const tempDir = useTempDirs();
+  const login = { username: 'octo', password: 'registry-pass-0123456789abcdef' };
+  let registry: LocalRegistry;
+  let pushed: string;
+
+  beforeAll(async () => {
+    registry = await LocalRegistry.start(login);
+    pushed = await registry.push(await miniImage(), `selfdebug/private:${Date.now()}`);
+    await run('docker', ['rmi', pushed]);
+  }, 120_000);
+  afterAll(async () => {
+    await run('docker', ['rmi', pushed]).catch(() => {});
+    await registry?.close();
+  });
+
+  /** A job's sandbox as the App builds it: settings read from `env` at start-up, the provider from compose. */
+  const openWith = async (env: Record<string, string>) => {
+    const settings = readRunnerSettings(readJobSettings(env).app, env);
+    const provider = createSandboxProvider(
+      parseSandboxConfig({ image: TEST_IMAGE, environmentCacheEntries: 0 }),
+      { host: env, credentials: settings.registryCredentials },
+    );
+    return provider.open({
+      jobId: `private-${Date.now()}`,
+      workspace: await tempDir(),
+      environment: { image: pushed, setup: [], services: [], allowedHosts: [], lockfiles: {} },
+    });
+  };
+  const pulls = async (env: Record<string, string>) => {
+    const sandbox = await openWith(env);
+    try {
+      expect(sandbox.preparation).toMatchObject({ image: pushed, pulled: true });
+      expect((await sandbox.exec('echo pulled')).stdout).toBe('pulled\n');
+    } finally {
+      await sandbox.dispose();
+      await run('docker', ['rmi', pushed]).catch(() => {});
+    }
+  };
+
+  it('refuses without a login, saying where the App reads one', async () => {
+    const error = await openWith({ HOME: await tempDir() }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ImagePullError);
+    expect((error as ImagePullError).failure).toBe('unauthorized');
+    expect((error as Error).message).toContain('SELFDEBUG_REGISTRY_CREDENTIALS');
+  });
+
+  it('pulls with SELFDEBUG_REGISTRY_CREDENTIALS', async () => {
+    await pulls({
+      HOME: await tempDir(),
+      SELFDEBUG_REGISTRY_CREDENTIALS: JSON.stringify({ [registry.host]: login }),
+    });
+  });
+
+  it('pulls with the login `docker login` keeps in DOCKER_CONFIG', async () => {
+    await pulls({ HOME: await tempDir(), DOCKER_CONFIG: registry.cliConfig });
   });
 });
 
