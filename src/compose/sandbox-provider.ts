@@ -1,6 +1,6 @@
 import { DockerSandboxProvider } from '../adapters/docker/docker-sandbox-provider.js';
-import { LocalSandboxProvider } from '../adapters/local/local-sandbox-provider.js';
 import type { RegistryCredentials } from '../adapters/docker/registry-credentials.js';
+import { LocalSandboxProvider } from '../adapters/local/local-sandbox-provider.js';
 import type { Environment } from '../config/read-environment.js';
 import type { SandboxConfig } from '../config/sandbox-config.js';
 import type { SandboxProvider } from '../sandbox/sandbox.js';

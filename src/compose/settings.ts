@@ -1,4 +1,7 @@
-import { loadRegistryCredentials, type RegistryCredentials } from '../adapters/docker/registry-credentials.js';
+import {
+  loadRegistryCredentials,
+  type RegistryCredentials,
+} from '../adapters/docker/registry-credentials.js';
 import { type AppConfig, loadAppConfig } from '../config/app-config.js';
 import { loadSandboxConfig } from '../config/load-config.js';
 import { loadModelConfig, type ModelConfig } from '../config/model-config.js';

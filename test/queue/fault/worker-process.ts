@@ -82,7 +82,8 @@ const { stopped } = serveJobs({
       codeHostFor: async () => host,
       tokenFor: async () => env.FAULT_TOKEN!,
       workspaces: new GitWorkspaceProvider({ allowedProtocols: ['http'], host: process.env }),
-      sandboxProviderFor: (config) => createSandboxProvider(config, { host: process.env, credentials: new Map(), logger }),
+      sandboxProviderFor: (config) =>
+        createSandboxProvider(config, { host: process.env, credentials: new Map(), logger }),
       // A fresh script per run: a job that is taken over starts its conversation again.
       modelFor: () =>
         holding(
