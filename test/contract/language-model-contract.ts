@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { completeStructured, type ToolBox } from '../../src/loop/structured-call.js';
+import { completeStructured } from '../../src/loop/structured-call.js';
 import type { LanguageModel, ModelResponse, ToolCall } from '../../src/model/language-model.js';
 import type { ChatBody, FakeModelServer } from '../fakes/model-servers/shared.js';
+import { readmeTools } from './readme-tools.js';
 
 /** One implementation under test, with what its server is documented to do. */
 export interface LanguageModelSubject {
@@ -20,12 +21,6 @@ export interface LanguageModelSubject {
 }
 
 const answerSchema = z.object({ verdict: z.enum(['fixed', 'unfixable']), explanation: z.string().min(1) });
-
-const readFile = {
-  name: 'read_file',
-  description: 'Read a file of the repository',
-  parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
-};
 
 /**
  * The LanguageModel contract as seen from an OpenAI-compatible server: what
@@ -82,14 +77,7 @@ export function languageModelContract(name: string, start: () => Promise<Languag
       const before = subject.server.chatBodies().length;
       const ran: ToolCall[] = [];
       const responses: ModelResponse[] = [];
-      const tools: ToolBox = {
-        definitions: [readFile],
-        maxCalls: 3,
-        run: async (call) => {
-          ran.push(call);
-          return '# README\nRun `make test`.';
-        },
-      };
+      const tools = readmeTools(ran);
       const value = await completeStructured({
         model: subject.model,
         purpose: 'generate',

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelApiError, ModelUnreachableError } from '../../src/errors/model-errors.js';
 import { fixProposalSchema } from '../../src/loop/schemas.js';
-import { completeStructured, type ToolBox } from '../../src/loop/structured-call.js';
+import { completeStructured } from '../../src/loop/structured-call.js';
 import type {
   ChatMessage,
   LanguageModel,
@@ -10,6 +10,7 @@ import type {
   ToolCall,
 } from '../../src/model/language-model.js';
 import { failure } from './failure.js';
+import { readmeTools } from './readme-tools.js';
 
 /** One LanguageModel under test, whatever is behind it: a server, a script, or another model it wraps. */
 export interface LanguageModelPortSubject {
@@ -33,12 +34,6 @@ const MESSAGES: ChatMessage[] = [
   { role: 'system', content: 'You fix scripts. Read files with the tools, then answer.' },
   { role: 'user', content: 'The build fails.' },
 ];
-
-const readFile = {
-  name: 'read_file',
-  description: 'Read a file of the repository',
-  parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
-};
 
 /** What every completion promises, whoever made it. */
 function expectCompletion(response: ModelResponse): void {
@@ -70,6 +65,12 @@ function expectCompletion(response: ModelResponse): void {
 export function languageModelPortContract(
   name: string,
   start: () => Promise<LanguageModelPortSubject>,
+  /**
+   * Which of the optional cases the subject can show, known before it starts: a model that
+   * always answers at once has no pending answer to abort, one with no address none to miss.
+   * Cases that cannot apply are not registered at all, rather than skipped.
+   */
+  cases: { pending: boolean; unreachable: boolean } = { pending: true, unreachable: true },
 ): void {
   describe(`LanguageModel port contract: ${name}`, () => {
     let subject: LanguageModelPortSubject;
@@ -122,14 +123,7 @@ export function languageModelPortContract(
     it('calls only the tools offered, each call with an id of its own, then answers in JSON', async () => {
       const ran: ToolCall[] = [];
       const responses: ModelResponse[] = [];
-      const tools: ToolBox = {
-        definitions: [readFile],
-        maxCalls: 3,
-        run: async (call) => {
-          ran.push(call);
-          return '# README\nRun `make test`.';
-        },
-      };
+      const tools = readmeTools(ran);
       const value = await completeStructured({
         model: subject.model,
         purpose: 'generate',
@@ -164,28 +158,32 @@ export function languageModelPortContract(
       expect(error).toBe(reason);
     });
 
-    it("hands back the caller's reason when it aborts while the answer is pending", async (context) => {
-      if (subject.pending === undefined) return context.skip('this model always answers at once');
-      const controller = new AbortController();
-      const reason = new Error('the lease was lost');
-      const call = subject.pending().complete({
-        purpose: 'generate',
-        messages: MESSAGES,
-        signal: controller.signal,
+    if (cases.pending)
+      it("hands back the caller's reason when it aborts while the answer is pending", async () => {
+        const pending = subject.pending;
+        if (pending === undefined)
+          throw new Error(`${name} was registered with a pending case but has no pending()`);
+        const controller = new AbortController();
+        const reason = new Error('the lease was lost');
+        const call = pending().complete({
+          purpose: 'generate',
+          messages: MESSAGES,
+          signal: controller.signal,
+        });
+        controller.abort(reason);
+        expect(await failure(call)).toBe(reason);
       });
-      controller.abort(reason);
-      expect(await failure(call)).toBe(reason);
-    });
 
-    it('fails with a typed error when nothing answers, never with a response', async (context) => {
-      if (subject.unreachable === undefined) return context.skip('this model has no address to miss');
-      const error = await failure(
-        subject.unreachable().complete({ purpose: 'generate', messages: MESSAGES }),
-      );
-      expect(error).toBeInstanceOf(ModelUnreachableError);
-      expect(error).toBeInstanceOf(ModelApiError);
-      expect(error).toMatchObject({ code: 'model-api', retryable: expect.any(Boolean) });
-    });
+    if (cases.unreachable)
+      it('fails with a typed error when nothing answers, never with a response', async () => {
+        const unreachable = subject.unreachable;
+        if (unreachable === undefined)
+          throw new Error(`${name} was registered with an unreachable case but has no unreachable()`);
+        const error = await failure(unreachable().complete({ purpose: 'generate', messages: MESSAGES }));
+        expect(error).toBeInstanceOf(ModelUnreachableError);
+        expect(error).toBeInstanceOf(ModelApiError);
+        expect(error).toMatchObject({ code: 'model-api', retryable: expect.any(Boolean) });
+      });
 
     it('reports the window it can hold, with room for the answer, or has no window to ask', async () => {
       const expected = subject.expected.window;

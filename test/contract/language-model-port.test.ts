@@ -50,23 +50,28 @@ languageModelPortContract('the eval’s one-shot model over a ScriptedModel', as
   scriptedSubject((model) => oneShotModel(model)),
 );
 
-languageModelPortContract('the eval’s policy model (scripted oracle)', async () => {
-  const task: EvalTask = {
-    name: 'contract',
-    language: 'python',
-    description: 'greeting is used before it is defined',
-    command: 'python3 app.py',
-    setup: [],
-    timeoutSeconds: undefined,
-    oracle: [{ path: 'app.py', search: 'print(greeting)', replace: 'greeting = 1\nprint(greeting)' }],
-    prepare: () => Promise.reject(new Error('the contract runs no task')),
-  };
-  return {
-    model: scriptedModel('oracle', task),
-    // It answers every purpose with its policy's JSON, never with a tool call.
-    expected: { callsTools: false, reportsUsage: true },
-  };
-});
+languageModelPortContract(
+  'the eval’s policy model (scripted oracle)',
+  async () => {
+    const task: EvalTask = {
+      name: 'contract',
+      language: 'python',
+      description: 'greeting is used before it is defined',
+      command: 'python3 app.py',
+      setup: [],
+      timeoutSeconds: undefined,
+      oracle: [{ path: 'app.py', search: 'print(greeting)', replace: 'greeting = 1\nprint(greeting)' }],
+      prepare: () => Promise.reject(new Error('the contract runs no task')),
+    };
+    return {
+      model: scriptedModel('oracle', task),
+      // It answers every purpose with its policy's JSON, never with a tool call.
+      expected: { callsTools: false, reportsUsage: true },
+    };
+    // Its answers are computed from the task at once: there is no pending answer to abort and no address to miss.
+  },
+  { pending: false, unreachable: false },
+);
 
 /** A model over a fake server, wrapped, with its pending and unreachable twins wrapped the same way. */
 async function serverSubject(
