@@ -220,6 +220,18 @@ export function sandboxContract(subject: ContractSubject): void {
       await expect(sandbox.writeFile('/etc/passwd', 'x')).rejects.toThrow(/absolute/);
     });
 
+    it('never writes a file older than what a command made before it, so make rebuilds after an edit', async () => {
+      const { sandbox } = await openWith({ 'main.c': 'int main(void) { return 1; }\n' });
+      // A build output made just now, then the model's edit of its source. (The kernel stamps files
+      // from a clock that ticks every few milliseconds: a fast enough edit can share the output's time.)
+      expect((await sandbox.exec('touch main.o')).exitCode).toBe(0);
+      await sandbox.writeFile('main.c', 'int main(void) { return 0; }\n');
+      const order = await sandbox.exec(
+        '[ main.o -nt main.c ] && stat -c "%n %y" main.c main.o || echo in order',
+      );
+      expect(order.stdout).toBe('in order\n');
+    });
+
     it('refuses a file used as a folder with a typed error naming the file, and damages nothing', async () => {
       const { sandbox } = await openWith({ 'total.py': 'x = 1\n' });
       for (const path of ['total.py/helpers.py', 'total.py/deep/helpers.py']) {
