@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelApiError, ModelUnreachableError } from '../../src/errors/model-errors.js';
 import { fixProposalSchema } from '../../src/loop/schemas.js';
-import { completeStructured } from '../../src/loop/structured-call.js';
+import { completeStructured, type ToolBox } from '../../src/loop/structured-call.js';
 import type {
   ChatMessage,
   LanguageModel,
@@ -103,7 +103,8 @@ export function languageModelPortContract(
       expect(response.usageEstimated === true).toBe(!subject.expected.reportsUsage);
     });
 
-    it('gives a structured answer the loop can parse, without tools', async () => {
+    /** A fix proposal as the loop asks for one, with every response the model gave on the way. */
+    const propose = async (tools?: ToolBox) => {
       const responses: ModelResponse[] = [];
       const value = await completeStructured({
         model: subject.model,
@@ -111,10 +112,16 @@ export function languageModelPortContract(
         messages: MESSAGES,
         schema: fixProposalSchema,
         schemaName: 'fix_proposal',
+        ...(tools ? { tools } : {}),
         onResponse: async (response) => {
           responses.push(response);
         },
       });
+      return { value, responses };
+    };
+
+    it('gives a structured answer the loop can parse, without tools', async () => {
+      const { value, responses } = await propose();
       expect(fixProposalSchema.parse(value)).toEqual(value);
       expect(responses.length).toBeGreaterThan(0);
       for (const response of responses) expectCompletion(response);
@@ -122,19 +129,7 @@ export function languageModelPortContract(
 
     it('calls only the tools offered, each call with an id of its own, then answers in JSON', async () => {
       const ran: ToolCall[] = [];
-      const responses: ModelResponse[] = [];
-      const tools = readmeTools(ran);
-      const value = await completeStructured({
-        model: subject.model,
-        purpose: 'generate',
-        messages: MESSAGES,
-        schema: fixProposalSchema,
-        schemaName: 'fix_proposal',
-        tools,
-        onResponse: async (response) => {
-          responses.push(response);
-        },
-      });
+      const { value, responses } = await propose(readmeTools(ran));
       expect(fixProposalSchema.parse(value)).toEqual(value);
       for (const response of responses) expectCompletion(response);
       if (subject.expected.callsTools) {
