@@ -9,9 +9,6 @@ import {
   staleBranchOf,
 } from './job-request.js';
 import {
-  DEFAULT_LEASE_MS,
-  DEFAULT_MAX_RUNS,
-  DEFAULT_RETENTION,
   type HistoryQuery,
   type JobRecord,
   type JobResult,
@@ -25,6 +22,8 @@ import {
   type StaleTarget,
   type StoreOptions,
 } from './job-store.js';
+import { expiredRunEnd, leaseStatusOf } from './lease-rules.js';
+import { storeSettings } from './store-settings.js';
 import { WorkSignal } from './work-signal.js';
 
 interface Entry {
@@ -63,10 +62,11 @@ export class MemoryJobStore implements JobStore {
   private readonly signal = new WorkSignal();
 
   constructor(options: StoreOptions = {}) {
-    this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-    this.maxRuns = options.maxRuns ?? DEFAULT_MAX_RUNS;
-    this.retention = { ...DEFAULT_RETENTION, ...options.retention };
-    this.now = options.now ?? Date.now;
+    const settings = storeSettings(options);
+    this.leaseMs = settings.leaseMs;
+    this.maxRuns = settings.maxRuns;
+    this.retention = settings.retention;
+    this.now = settings.now;
   }
 
   async enqueue(request: JobRequest): Promise<{ accepted: boolean; jobId: string }> {
@@ -131,13 +131,8 @@ export class MemoryJobStore implements JobStore {
     const now = this.now();
     for (const entry of [...this.open]) {
       if (entry.state !== 'running' || entry.leaseUntil >= now) continue;
-      // A crashed worker's job: finished here when it was cancelled meanwhile or keeps killing workers.
-      if (entry.cancelReason !== null) this.finish(entry, resultWithout('cancelled', entry.cancelReason));
-      else if (entry.runs - entry.handbacks >= this.maxRuns)
-        this.finish(
-          entry,
-          resultWithout('abandoned', `stopped after ${entry.runs} runs that never finished`),
-        );
+      const end = expiredRunEnd(entry, this.maxRuns);
+      if (end !== null) this.finish(entry, end);
     }
     const busy = new Set(
       this.open
@@ -211,21 +206,13 @@ export class MemoryJobStore implements JobStore {
       async renew(): Promise<LeaseStatus> {
         if (!holds()) return { state: 'lost' };
         entry.leaseUntil = store.now() + store.leaseMs;
-        return entry.cancelReason === null
-          ? { state: 'held' }
-          : { state: 'cancelled', reason: entry.cancelReason };
+        return leaseStatusOf(entry.cancelReason);
       },
       async checkpoint(key, value) {
         if (holds()) entry.checkpoints[key] = value;
       },
       async acquireContainer(max) {
-        if (!holds()) return false;
-        const now = store.now();
-        const live = store.open.filter(
-          (other) =>
-            other !== entry && other.container && other.state === 'running' && other.leaseUntil >= now,
-        ).length;
-        if (live >= max) return false;
+        if (!holds() || store.containersBesides(entry) >= max) return false;
         entry.container = true;
         return true;
       },
@@ -239,15 +226,27 @@ export class MemoryJobStore implements JobStore {
         return true;
       },
       async release() {
-        if (!holds()) return;
-        Object.assign(entry, { state: 'waiting', token: null, leaseUntil: 0, container: false });
-        entry.handbacks += 1;
-        store.signal.notify();
+        if (holds()) store.handBack(entry);
       },
       onCancel(listener) {
         entry.onCancel.push(listener);
       },
     };
+  }
+
+  /** Container slots held by other running jobs whose leases have not run out. */
+  private containersBesides(entry: Entry): number {
+    const now = this.now();
+    return this.open.filter(
+      (other) => other !== entry && other.container && other.state === 'running' && other.leaseUntil >= now,
+    ).length;
+  }
+
+  /** Puts a running job back in line unfinished; the hand-back does not count as a crashed run. */
+  private handBack(entry: Entry): void {
+    Object.assign(entry, { state: 'waiting', token: null, leaseUntil: 0, container: false });
+    entry.handbacks += 1;
+    this.signal.notify();
   }
 
   private cancelWhere(matches: (entry: Entry) => boolean, reason: string): number {

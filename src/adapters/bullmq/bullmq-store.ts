@@ -12,9 +12,6 @@ import {
   staleBranchOf,
 } from '../../queue/job-request.js';
 import {
-  DEFAULT_LEASE_MS,
-  DEFAULT_MAX_RUNS,
-  DEFAULT_RETENTION,
   type HistoryQuery,
   type JobRecord,
   type JobResult,
@@ -26,13 +23,15 @@ import {
   type StaleTarget,
   type StoreOptions,
 } from '../../queue/job-store.js';
+import { abandonedAfter } from '../../queue/lease-rules.js';
+import { storeSettings } from '../../queue/store-settings.js';
 import { WorkSignal } from '../../queue/work-signal.js';
 import { JobFetcher } from './bullmq-fetcher.js';
 import { finishUnleased } from './bullmq-finish.js';
 import { BullmqKeys, type OpenEntry } from './bullmq-keys.js';
-import { bullmqLease } from './bullmq-lease.js';
+import { bullmqLease, runClaim } from './bullmq-lease.js';
 import { listOpenJobs, readHistory, spentSince } from './bullmq-queries.js';
-import { CLAIM, ENQUEUE, FLAG_CANCEL } from './redis-scripts.js';
+import { ENQUEUE, FLAG_CANCEL } from './redis-scripts.js';
 
 export interface BullmqStoreOptions extends StoreOptions {
   url: string;
@@ -72,10 +71,11 @@ export class BullmqJobStore implements JobStore {
   private readonly now: () => number;
 
   constructor(options: BullmqStoreOptions) {
-    this.now = options.now ?? Date.now;
-    this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-    this.maxRuns = options.maxRuns ?? DEFAULT_MAX_RUNS;
-    this.retention = { ...DEFAULT_RETENTION, ...options.retention };
+    const settings = storeSettings(options);
+    this.now = settings.now;
+    this.leaseMs = settings.leaseMs;
+    this.maxRuns = settings.maxRuns;
+    this.retention = settings.retention;
     this.busyDelayMs = options.busyDelayMs ?? Math.min(1000, Math.ceil(this.leaseMs / 4));
     const prefix = options.prefix ?? 'selfdebug';
     const name = options.queueName ?? 'jobs';
@@ -161,7 +161,10 @@ export class BullmqJobStore implements JobStore {
   /** A fetched job's lease, or null when it was set aside (its branch is busy) or is over. */
   private async take(job: Job<JobRequest>, token: string): Promise<Lease | null> {
     const id = job.id!;
-    const reply = await this.runClaim(job, token, this.now());
+    const reply = await runClaim(
+      { redis: this.redis, keys: this.keys, job, token, leaseMs: this.leaseMs },
+      { maxRuns: this.maxRuns, startedAt: this.now() },
+    );
     const [state] = reply;
     if (state === 'busy') {
       await job.moveToDelayed(Date.now() + this.busyDelayMs, token).catch(() => {});
@@ -180,35 +183,10 @@ export class BullmqJobStore implements JobStore {
         notify: () => this.signal.notify(),
       });
     if (state === 'cancelled') await this.finish(job, token, resultWithout('cancelled', reply[1] ?? null));
-    if (state === 'abandoned')
-      await this.finish(
-        job,
-        token,
-        resultWithout('abandoned', `stopped after ${reply[1]} runs that never finished`),
-      );
+    if (state === 'abandoned') await this.finish(job, token, abandonedAfter(String(reply[1])));
     // Done (or just finished above): BullMQ's copy goes too; if the lock was lost, the next claim ends up here again.
     if (state !== 'lost') await job.moveToCompleted(null, token, false).catch(() => {});
     return null;
-  }
-
-  /** The CLAIM script on a fetched job: ok, busy, cancelled, abandoned, done or lost, then details. */
-  private async runClaim(job: Job<JobRequest>, token: string, startedAt: number): Promise<string[]> {
-    const id = job.id!;
-    return (await CLAIM.run(
-      this.redis,
-      [
-        this.keys.lock(id),
-        this.keys.open,
-        this.keys.meta(id),
-        this.keys.key(`done:${id}`),
-        this.keys.serial({
-          repository: repositoryKey(job.data.repository),
-          serialKey: serialKeyOf(job.data),
-        }),
-        this.keys.checkpoints(id),
-      ],
-      [id, token, this.leaseMs, this.maxRuns, startedAt],
-    )) as string[];
   }
 
   waitForWork(ms: number, signal?: AbortSignal): Promise<void> {
@@ -273,13 +251,7 @@ export class BullmqJobStore implements JobStore {
       count++;
       // Waiting or delayed jobs go now; a running one is locked and sees the flag at its next renewal.
       if ((await this.queue.remove(id)) === 1)
-        await finishUnleased(this.redis, this.keys, this.retention, {
-          id,
-          token: '',
-          entry,
-          result: resultWithout('cancelled', reason),
-          finishedAt: this.now(),
-        });
+        await this.finishEntry(id, '', entry, resultWithout('cancelled', reason));
     }
     if (count > 0) this.signal.notify();
     return count;
@@ -289,8 +261,12 @@ export class BullmqJobStore implements JobStore {
     const id = job.id!;
     const text = await this.redis.hget(this.keys.open, id);
     if (text === null) return;
-    const entry = JSON.parse(text) as OpenEntry;
-    await finishUnleased(this.redis, this.keys, this.retention, {
+    await this.finishEntry(id, token, JSON.parse(text) as OpenEntry, result);
+  }
+
+  /** Ends an open job that no lease completes (cancelled, abandoned); `token` '' for a job nobody holds. */
+  private finishEntry(id: string, token: string, entry: OpenEntry, result: JobResult): Promise<void> {
+    return finishUnleased(this.redis, this.keys, this.retention, {
       id,
       token,
       entry,

@@ -11,15 +11,11 @@ import {
   staleBranchOf,
 } from '../../queue/job-request.js';
 import {
-  DEFAULT_LEASE_MS,
-  DEFAULT_MAX_RUNS,
-  DEFAULT_RETENTION,
   type HistoryQuery,
   type JobRecord,
   type JobResult,
   type JobStore,
   type Lease,
-  type LeaseStatus,
   type OpenJob,
   type Retention,
   resultWithout,
@@ -27,14 +23,15 @@ import {
   type StaleTarget,
   type StoreOptions,
 } from '../../queue/job-store.js';
+import { expiredRunEnd } from '../../queue/lease-rules.js';
+import { storeSettings } from '../../queue/store-settings.js';
 import { WorkSignal } from '../../queue/work-signal.js';
 import { watchFileChanges } from './file-change-signal.js';
+import { type Statements, sqliteLease } from './sqlite-lease.js';
 import { type JobRow, openTimesOf, SCHEMA, SCHEMA_VERSION, SQL } from './sqlite-schema.js';
 
 /** How often claims prune history too (cancelled and abandoned jobs end there, not in complete). */
 const PRUNE_EVERY_MS = 60_000;
-
-type Statements = { [K in keyof typeof SQL]: Database.Statement };
 
 /**
  * The embedded JobStore: one SQLite file, durable across restarts, with no
@@ -58,10 +55,11 @@ export class SqliteJobStore implements JobStore {
     readonly path: string,
     options: StoreOptions = {},
   ) {
-    this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-    this.maxRuns = options.maxRuns ?? DEFAULT_MAX_RUNS;
-    this.retention = { ...DEFAULT_RETENTION, ...options.retention };
-    this.now = options.now ?? Date.now;
+    const settings = storeSettings(options);
+    this.leaseMs = settings.leaseMs;
+    this.maxRuns = settings.maxRuns;
+    this.retention = settings.retention;
+    this.now = settings.now;
     try {
       this.db = new Database(path, { timeout: 10_000 });
       this.db.pragma('journal_mode = WAL');
@@ -141,15 +139,8 @@ export class SqliteJobStore implements JobStore {
       .transaction(() => {
         const now = this.now();
         for (const expired of this.sql.expired.all(now) as JobRow[]) {
-          // A crashed worker's job: finished here when it was cancelled meanwhile or keeps killing workers.
-          if (expired.cancel_reason !== null)
-            this.finishRow(expired, resultWithout('cancelled', expired.cancel_reason), null);
-          else if (expired.runs - expired.handbacks >= this.maxRuns)
-            this.finishRow(
-              expired,
-              resultWithout('abandoned', `stopped after ${expired.runs} runs that never finished`),
-              null,
-            );
+          const end = expiredRunEnd({ ...expired, cancelReason: expired.cancel_reason }, this.maxRuns);
+          if (end !== null) this.finishRow(expired, end, null);
         }
         const next = this.sql.next.get({ now }) as JobRow | undefined;
         if (!next) return null;
@@ -194,56 +185,26 @@ export class SqliteJobStore implements JobStore {
   }
 
   private leaseOf(row: JobRow, token: string): Lease {
-    const { sql, db } = this;
-    const id = row.id;
-    const store = this;
-    return {
-      job: {
-        request: JSON.parse(row.request) as JobRequest,
-        run: row.runs,
-        checkpoints: JSON.parse(row.checkpoints) as Record<string, string>,
-      },
-      async renew(): Promise<LeaseStatus> {
-        const renewed = sql.renew.get({ id, token, until: store.now() + store.leaseMs }) as
-          | { cancel_reason: string | null }
-          | undefined;
-        if (!renewed) return { state: 'lost' };
-        return renewed.cancel_reason === null
-          ? { state: 'held' }
-          : { state: 'cancelled', reason: renewed.cancel_reason };
-      },
-      async checkpoint(key, value) {
-        db.transaction(() => {
-          const current = sql.checkpoints.get(id, token) as { checkpoints: string } | undefined;
-          if (!current) return;
-          const merged = { ...(JSON.parse(current.checkpoints) as Record<string, string>), [key]: value };
-          sql.setCheckpoints.run(JSON.stringify(merged), id, token);
-        }).immediate();
-      },
-      async acquireContainer(max) {
-        return db
-          .transaction(() => {
-            const { live } = sql.liveContainers.get(store.now(), id) as { live: number };
-            return live < max && sql.setContainer.run(1, id, token).changes === 1;
-          })
-          .immediate();
-      },
-      async releaseContainer() {
-        sql.setContainer.run(0, id, token);
-        store.signal.notify();
-      },
-      async complete(result: JobResult) {
-        const done = db.transaction(() => store.finishRow(row, result, token)).immediate();
-        if (done) {
-          store.signal.notify();
-          store.prune(true);
-        }
-        return done;
-      },
-      async release() {
-        if (sql.release.run(id, token).changes === 1) store.signal.notify();
-      },
-    };
+    return sqliteLease({
+      db: this.db,
+      sql: this.sql,
+      row,
+      token,
+      leaseMs: this.leaseMs,
+      now: this.now,
+      complete: (result) => this.completeRow(row, token, result),
+      notify: () => this.signal.notify(),
+    });
+  }
+
+  /** Finishes a job under its lease; false when the lease was lost meanwhile. */
+  private completeRow(row: JobRow, token: string, result: JobResult): boolean {
+    const done = this.db.transaction(() => this.finishRow(row, result, token)).immediate();
+    if (done) {
+      this.signal.notify();
+      this.prune(true);
+    }
+    return done;
   }
 
   private cancelRows(select: () => JobRow[], reason: string): number {
