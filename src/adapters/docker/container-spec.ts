@@ -42,23 +42,34 @@ export function containerSpec(
     AttachStderr: false,
     Tty: false,
     HostConfig: {
+      ...lockedDownHost(config, networkMode, memoryBytes),
       Mounts: [workspaceMount(config), ...(options.readOnlyMounts ?? []).map(readOnlyBind)],
-      NetworkMode: networkMode,
-      CapDrop: ['ALL'],
-      SecurityOpt: ['no-new-privileges:true'],
       ReadonlyRootfs: config.readOnlyRootFilesystem,
-      Tmpfs: { '/tmp': `rw,nosuid,nodev,size=${config.tmpSizeMb}m,mode=1777` },
-      Memory: memoryBytes,
-      MemorySwap: memoryBytes,
-      NanoCpus: Math.round(config.cpus * 1e9),
-      PidsLimit: config.pidsLimit,
-      Init: true,
-      ...runtimeOf(config),
       AutoRemove: false,
       Privileged: false,
-      IpcMode: 'private',
-      LogConfig: { Type: 'none', Config: {} },
     },
+  };
+}
+
+/**
+ * What every container that runs a job's code shares (the job's own and its
+ * setup's): no capabilities or privilege escalation, the given network only,
+ * a small /tmp, memory, CPU and pids limits, and the operator's runtime.
+ */
+export function lockedDownHost(config: SandboxConfig, networkMode: string, memoryBytes: number) {
+  return {
+    NetworkMode: networkMode,
+    CapDrop: ['ALL'],
+    SecurityOpt: ['no-new-privileges:true'],
+    Tmpfs: { '/tmp': `rw,nosuid,nodev,size=${config.tmpSizeMb}m,mode=1777` },
+    Memory: memoryBytes,
+    MemorySwap: memoryBytes,
+    NanoCpus: Math.round(config.cpus * 1e9),
+    PidsLimit: config.pidsLimit,
+    Init: true,
+    ...runtimeOf(config),
+    IpcMode: 'private',
+    LogConfig: { Type: 'none', Config: {} },
   };
 }
 

@@ -12,7 +12,7 @@ import type { Logger } from '../../util/logger.js';
 import { DEFAULT_ALLOWED_HOSTS } from '../proxy/egress-policy.js';
 import { EgressProxy } from '../proxy/egress-proxy.js';
 import { proxyEnvironment } from '../proxy/proxy-environment.js';
-import { containerName, runtimeOf } from './container-spec.js';
+import { containerName, lockedDownHost } from './container-spec.js';
 import { DockerSandbox } from './docker-sandbox.js';
 import { type EnvironmentCache, PREPARED_WORKSPACE } from './environment-cache.js';
 import type { ImageStore } from './image-store.js';
@@ -69,13 +69,7 @@ export class EnvironmentPreparer {
       services: [],
       notes: [...(environment.notes ?? []), ...(ensured.pulled ? [`pulled ${base}`] : [])],
     };
-    for (const service of environment.services) {
-      checkImageAllowed(service.image, this.config.allowedImages);
-      await this.images.ensure(service.image, input.onProgress, input.signal);
-      input.onProgress(`starting service ${service.name} (${service.image})`);
-      await sidecars.startService(service);
-      report.services.push(service.name);
-    }
+    await this.startServices(environment.services, input, sidecars, report);
     if (environment.setup.length === 0) return { image: base, report };
 
     const key = environmentKey({
@@ -94,6 +88,21 @@ export class EnvironmentPreparer {
     return { image, report };
   }
 
+  private async startServices(
+    services: EnvironmentRequest['services'],
+    input: PrepareInput,
+    sidecars: Sidecars,
+    report: PreparationReport,
+  ): Promise<void> {
+    for (const service of services) {
+      checkImageAllowed(service.image, this.config.allowedImages);
+      await this.images.ensure(service.image, input.onProgress, input.signal);
+      input.onProgress(`starting service ${service.name} (${service.image})`);
+      await sidecars.startService(service);
+      report.services.push(service.name);
+    }
+  }
+
   /** Runs setup behind the proxy, clears the sources out, and saves what is left as the key's image. */
   private async build(
     base: string,
@@ -103,20 +112,7 @@ export class EnvironmentPreparer {
     sidecars: Sidecars,
     report: PreparationReport,
   ): Promise<string> {
-    const socketDir = await mkdtemp(join(tmpdir(), 'selfdebug-egress-'));
-    // The forwarder runs as uid 1000 and must reach the socket through its folder.
-    await chmod(socketDir, 0o755);
-    const proxy = await EgressProxy.start({
-      socketPath: join(socketDir, SOCKET_NAME),
-      policy: {
-        allowedHosts: this.config.egressHosts.length > 0 ? this.config.egressHosts : DEFAULT_ALLOWED_HOSTS,
-        // Kept apart: a repository's hosts never get the operator's trust in private addresses.
-        repositoryHosts: environment.allowedHosts,
-        explicitHosts: this.config.egressTrustedHosts,
-      },
-      ...(this.lookup ? { lookup: this.lookup } : {}),
-      logger: this.logger,
-    });
+    const { proxy, socketDir } = await this.startEgressProxy(environment.allowedHosts);
     let container: Docker.Container | null = null;
     try {
       await sidecars.startForwarder(socketDir, SOCKET_NAME);
@@ -133,20 +129,47 @@ export class EnvironmentPreparer {
       });
       await sidecars.stopForwarder();
       await stowPrepared(setup, workspace, this.config);
-      const saved = await this.cache.save(container, key, this.config.user);
-      await this.cache
-        .evict(key)
-        .catch((error: unknown) =>
-          this.logger.warn({ error: String(error) }, 'could not evict prepared environments'),
-        );
+      const image = await this.saveEnvironment(container, key);
       input.onProgress(`environment prepared: key ${key.slice(0, 12)}`);
-      return saved.image;
+      return image;
     } finally {
       await sidecars.stopForwarder();
       await container?.remove({ force: true, v: true }).catch(() => {});
       await proxy.close();
       await rm(socketDir, { recursive: true, force: true });
     }
+  }
+
+  /** The allowlisting proxy that is setup's only way out, listening on a socket in a folder of its own. */
+  private async startEgressProxy(
+    repositoryHosts: EnvironmentRequest['allowedHosts'],
+  ): Promise<{ proxy: EgressProxy; socketDir: string }> {
+    const socketDir = await mkdtemp(join(tmpdir(), 'selfdebug-egress-'));
+    // The forwarder runs as uid 1000 and must reach the socket through its folder.
+    await chmod(socketDir, 0o755);
+    const proxy = await EgressProxy.start({
+      socketPath: join(socketDir, SOCKET_NAME),
+      policy: {
+        allowedHosts: this.config.egressHosts.length > 0 ? this.config.egressHosts : DEFAULT_ALLOWED_HOSTS,
+        // Kept apart: a repository's hosts never get the operator's trust in private addresses.
+        repositoryHosts,
+        explicitHosts: this.config.egressTrustedHosts,
+      },
+      ...(this.lookup ? { lookup: this.lookup } : {}),
+      logger: this.logger,
+    });
+    return { proxy, socketDir };
+  }
+
+  /** Saves the set-up container as the key's image; old environments are evicted, and failing that only warns. */
+  private async saveEnvironment(container: Docker.Container, key: string): Promise<string> {
+    const saved = await this.cache.save(container, key, this.config.user);
+    await this.cache
+      .evict(key)
+      .catch((error: unknown) =>
+        this.logger.warn({ error: String(error) }, 'could not evict prepared environments'),
+      );
+    return saved.image;
   }
 
   /**
@@ -166,19 +189,8 @@ export class EnvironmentPreparer {
       Labels: containerLabels(jobId),
       NetworkDisabled: networkMode === 'none',
       HostConfig: {
-        NetworkMode: networkMode,
-        CapDrop: ['ALL'],
+        ...lockedDownHost(this.config, networkMode, memoryBytes),
         CapAdd: ['CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID', 'SETUID', 'SETGID'],
-        SecurityOpt: ['no-new-privileges:true'],
-        Tmpfs: { '/tmp': `rw,nosuid,nodev,size=${this.config.tmpSizeMb}m,mode=1777` },
-        Memory: memoryBytes,
-        MemorySwap: memoryBytes,
-        NanoCpus: Math.round(this.config.cpus * 1e9),
-        PidsLimit: this.config.pidsLimit,
-        Init: true,
-        ...runtimeOf(this.config),
-        IpcMode: 'private',
-        LogConfig: { Type: 'none', Config: {} },
       },
     });
     await container.start();
