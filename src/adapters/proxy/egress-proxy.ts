@@ -43,23 +43,21 @@ export interface EgressProxyOptions {
   logger?: Logger;
 }
 
+/** What proxy-chain tells prepareRequestFunction about a request: the fields the proxy reads. */
+interface ProxyRequest {
+  connectionId: number;
+  hostname: string;
+  port: number;
+  isHttp: boolean;
+  request: { method?: string; headers: Record<string, string | string[] | undefined> };
+}
+
 type LookupCallback = (
   error: NodeJS.ErrnoException | null,
   address: string | LookupAddress[],
   family?: number,
 ) => void;
 
-/**
- * The allowlisting proxy of the setup phase, on proxy-chain (CONNECT and
- * plain HTTP). For each request it checks host and port against the
- * policy, resolves the name itself, refuses private and local addresses
- * and the App host's own unless the operator trusts the host (and its own
- * list opened the port), and hands proxy-chain a lookup pinned to the
- * addresses it checked, so a name that resolves differently a moment
- * later (DNS rebinding) still goes where it was judged to go. One proxy
- * per job, on a socket that goes when the proxy is closed: there are no
- * credentials to steal, and nothing left to use after the job.
- */
 /**
  * What to do about a refusal, by its cause: the repository's allowlist opens names and ports, but a
  * name that leads to a private, local or App-host address is opened only by the operator.
@@ -74,6 +72,17 @@ const LOCAL_ADVICE =
   'sandbox.allowed_hosts cannot open private or local addresses; only the operator can, by listing the host in ' +
   'SELFDEBUG_EGRESS_TRUSTED_HOSTS (and in SELFDEBUG_EGRESS_HOSTS).';
 
+/**
+ * The allowlisting proxy of the setup phase, on proxy-chain (CONNECT and
+ * plain HTTP). For each request it checks host and port against the
+ * policy, resolves the name itself, refuses private and local addresses
+ * and the App host's own unless the operator trusts the host (and its own
+ * list opened the port), and hands proxy-chain a lookup pinned to the
+ * addresses it checked, so a name that resolves differently a moment
+ * later (DNS rebinding) still goes where it was judged to go. One proxy
+ * per job, on a socket that goes when the proxy is closed: there are no
+ * credentials to steal, and nothing left to use after the job.
+ */
 export class EgressProxy {
   private readonly log: EgressRecord[] = [];
   private readonly byConnection = new Map<number, EgressRecord>();
@@ -116,27 +125,10 @@ export class EgressProxy {
    * written and is resolved here like any name).
    */
   private async decide(
-    request: {
-      connectionId: number;
-      hostname: string;
-      port: number;
-      isHttp: boolean;
-      request: { method?: string; headers: Record<string, string | string[] | undefined> };
-    },
+    request: ProxyRequest,
     options: EgressProxyOptions,
   ): Promise<{ dnsLookup: typeof dnsLookup; localAddress?: string }> {
-    const record: EgressRecord = {
-      host: request.hostname.toLowerCase(),
-      port: request.port,
-      method: request.request.method ?? 'GET',
-      allowed: false,
-      reason: null,
-      bytesIn: 0,
-      bytesOut: 0,
-      at: new Date().toISOString(),
-    };
-    this.log.push(record);
-    this.byConnection.set(request.connectionId, record);
+    const record = this.recordOf(request);
     const refuse = (reason: string, advice: string): never => {
       record.reason = reason;
       options.logger?.info({ target: `${record.host}:${record.port}`, reason }, 'egress refused');
@@ -150,11 +142,7 @@ export class EgressProxy {
     }
     const addresses = await resolve(record.host, options.lookup).catch(() => null);
     if (addresses === null) return refuse(`${record.host} could not be resolved`, UNRESOLVED_ADVICE);
-    // Every address the name has must be acceptable, or a client could be steered to the bad one.
-    const own = (options.hostAddresses ?? hostAddresses)();
-    const local = addresses
-      .map((address) => isForbiddenAddress(address) ?? isHostAddress(address, own))
-      .find(Boolean);
+    const local = localRefusal(addresses, options);
     // Trust covers what the operator's own list opens, never a port a repository added to a trusted host.
     if (local && !(verdict.allowed && verdict.by === 'operator' && isTrusted(options.policy, record.host)))
       refuse(local, LOCAL_ADVICE);
@@ -169,6 +157,23 @@ export class EgressProxy {
     };
   }
 
+  /** The request's record, refused until decide lets it through; its bytes are counted when its connection closes. */
+  private recordOf(request: ProxyRequest): EgressRecord {
+    const record: EgressRecord = {
+      host: request.hostname.toLowerCase(),
+      port: request.port,
+      method: request.request.method ?? 'GET',
+      allowed: false,
+      reason: null,
+      bytesIn: 0,
+      bytesOut: 0,
+      at: new Date().toISOString(),
+    };
+    this.log.push(record);
+    this.byConnection.set(request.connectionId, record);
+    return record;
+  }
+
   private account(
     connectionId: number,
     stats: { trgRxBytes: number | null; trgTxBytes: number | null } | undefined,
@@ -179,6 +184,16 @@ export class EgressProxy {
     record.bytesIn += stats.trgRxBytes ?? 0;
     record.bytesOut += stats.trgTxBytes ?? 0;
   }
+}
+
+/**
+ * Why one of a name's addresses is private, local or the App host's own, if
+ * one is: every address must be acceptable, or a client could be steered to
+ * the bad one.
+ */
+function localRefusal(addresses: string[], options: EgressProxyOptions): string | null | undefined {
+  const own = (options.hostAddresses ?? hostAddresses)();
+  return addresses.map((address) => isForbiddenAddress(address) ?? isHostAddress(address, own)).find(Boolean);
 }
 
 /**
