@@ -7,6 +7,7 @@ import { realTimers, type Timers } from '../../util/timers.js';
 import { reconnectingFetch } from '../http/reconnecting-fetch.js';
 import { displayUrl, resolveApiKey } from './api-key.js';
 import { CallDeadline } from './call-deadline.js';
+import { chatClient } from './chat-client.js';
 import { discoverServerFacts, type ServerFacts } from './discover-context.js';
 import { finishAnswer } from './finish-answer.js';
 import { mapOpenAIError } from './map-openai-error.js';
@@ -77,21 +78,7 @@ export class OpenAIChatModel implements LanguageModel {
     this.#apiKey = resolveApiKey(config);
     this.#rawBaseUrl = config.baseUrl ?? OPENAI_BASE_URL;
     this.#baseUrl = displayUrl(this.#rawBaseUrl);
-    // A request that met a keep-alive connection the server had closed was never answered: it is sent
-    // again at once, outside maxRetries (a chat completion or a model listing has no side effects).
-    this.#client = new OpenAI({
-      apiKey: this.#apiKey,
-      baseURL: this.#rawBaseUrl,
-      maxRetries: 0,
-      fetch: reconnectingFetch({ methods: 'any' }),
-      // Azure OpenAI's deployment URLs want the version as a query parameter and the key in api-key.
-      ...(config.apiVersion === undefined
-        ? {}
-        : {
-            defaultQuery: { 'api-version': config.apiVersion },
-            defaultHeaders: { 'api-key': this.#apiKey },
-          }),
-    });
+    this.#client = chatClient(config, this.#apiKey, this.#rawBaseUrl);
     this.#sleep = options.sleep ?? defaultSleep;
     this.#random = options.random ?? Math.random;
     this.#logger = options.logger ?? silentLogger;
@@ -154,11 +141,7 @@ export class OpenAIChatModel implements LanguageModel {
   }
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
-    // max_tokens must fit the window (vLLM refuses prompt + max_tokens > max_model_len), so learn it first.
-    if (this.#config.contextTokens === undefined && this.#profile().contextTokens === undefined) {
-      await this.serverFacts(request.signal).catch(() => undefined);
-      throwIfAborted(request.signal);
-    }
+    await this.#learnWindow(request.signal);
     let retries = 0;
     for (let tries = 1; ; tries++) {
       const offered = this.toolsEnabled ? (request.tools ?? []) : [];
@@ -175,19 +158,7 @@ export class OpenAIChatModel implements LanguageModel {
         parent: request.signal,
       });
       try {
-        const raw = await this.#client.chat.completions
-          .create(requestBody(request, this.#bodySettings(), sent), {
-            signal: deadline.signal,
-            // Ours fire first; the SDK's own timer only backs them up.
-            timeout: Math.round(this.#config.timeoutSeconds * 1000) + 5000,
-          })
-          .asResponse();
-        const answer = await readCompletion(raw, deadline, this.model);
-        return finishAnswer(
-          answer,
-          request,
-          offered.map((tool) => tool.name),
-        );
+        return await this.#send(request, sent, deadline, offered);
       } catch (thrown) {
         const error = deadline.expired ?? thrown;
         throwIfAborted(request.signal);
@@ -198,6 +169,32 @@ export class OpenAIChatModel implements LanguageModel {
         deadline.dispose();
       }
     }
+  }
+
+  /** max_tokens must fit the window (vLLM refuses prompt + max_tokens > max_model_len), so it is learnt first. */
+  async #learnWindow(signal: AbortSignal | undefined): Promise<void> {
+    if (this.#config.contextTokens !== undefined || this.#profile().contextTokens !== undefined) return;
+    await this.serverFacts(signal).catch(() => undefined);
+    throwIfAborted(signal);
+  }
+
+  /** One try: the request as `sent` describes it, its streamed answer read under the deadline. */
+  async #send(
+    request: ModelRequest,
+    sent: Sent,
+    deadline: CallDeadline,
+    offered: NonNullable<ModelRequest['tools']>,
+  ): Promise<ModelResponse> {
+    const raw = await this.#client.chat.completions
+      .create(requestBody(request, this.#bodySettings(), sent), {
+        signal: deadline.signal,
+        // Ours fire first; the SDK's own timer only backs them up.
+        timeout: Math.round(this.#config.timeoutSeconds * 1000) + 5000,
+      })
+      .asResponse();
+    const answer = await readCompletion(raw, deadline, this.model);
+    const toolNames = offered.map((tool) => tool.name);
+    return finishAnswer(answer, request, toolNames);
   }
 
   /** Waits before the next try of a retryable failure, or throws it mapped once the retries are spent. */

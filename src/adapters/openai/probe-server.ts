@@ -155,15 +155,28 @@ function speedCheck(plain: ModelResponse, seconds: number): ProbeCheck {
   };
 }
 
+/** What the tools check can find, but for a failed request (whose message is the fix). */
+const TOOLS_FINDINGS = {
+  off: { ok: undefined, detail: 'switched off (SELFDEBUG_MODEL_TOOLS=off)' },
+  refused: {
+    ok: false,
+    detail: 'refused by the server; selfdebug works without them, reading only what the prompt shows',
+    fix:
+      'llama.cpp: start llama-server with --jinja; vLLM: --enable-auto-tool-choice --tool-call-parser <parser>; ' +
+      'Ollama: a model with the "tools" capability; or set SELFDEBUG_MODEL_TOOLS=off to stop offering them',
+  },
+  called: { ok: true, detail: 'the model called a tool' },
+  answeredInWords: {
+    ok: false,
+    detail: 'accepted, but the model answered in words instead of calling the tool',
+    fix: 'use a model trained for tool calls (and its tool-call parser), or set SELFDEBUG_MODEL_TOOLS=off',
+  },
+} satisfies Record<string, ToolsFinding>;
+
+type ToolsFinding = Pick<ProbeCheck, 'ok' | 'detail' | 'fix'>;
+
 async function toolsCheck(model: OpenAIChatModel, signal: AbortSignal | undefined): Promise<ProbeCheck> {
-  if (!model.toolsEnabled) {
-    return {
-      name: 'tools',
-      ok: undefined,
-      detail: 'switched off (SELFDEBUG_MODEL_TOOLS=off)',
-      blocking: false,
-    };
-  }
+  if (!model.toolsEnabled) return toolsResult(TOOLS_FINDINGS.off);
   let response: ModelResponse;
   try {
     response = await model.complete({
@@ -175,35 +188,16 @@ async function toolsCheck(model: OpenAIChatModel, signal: AbortSignal | undefine
       ...(signal ? { signal } : {}),
     });
   } catch (error) {
-    return {
-      name: 'tools',
-      ok: false,
-      detail: 'the request with a tool failed',
-      fix: messageOf(error),
-      blocking: false,
-    };
+    return toolsResult({ ok: false, detail: 'the request with a tool failed', fix: messageOf(error) });
   }
-  if (!model.toolsEnabled) {
-    return {
-      name: 'tools',
-      ok: false,
-      detail: 'refused by the server; selfdebug works without them, reading only what the prompt shows',
-      fix:
-        'llama.cpp: start llama-server with --jinja; vLLM: --enable-auto-tool-choice --tool-call-parser <parser>; ' +
-        'Ollama: a model with the "tools" capability; or set SELFDEBUG_MODEL_TOOLS=off to stop offering them',
-      blocking: false,
-    };
-  }
-  if (response.toolCalls.some((call) => call.name === 'ping')) {
-    return { name: 'tools', ok: true, detail: 'the model called a tool', blocking: false };
-  }
-  return {
-    name: 'tools',
-    ok: false,
-    detail: 'accepted, but the model answered in words instead of calling the tool',
-    fix: 'use a model trained for tool calls (and its tool-call parser), or set SELFDEBUG_MODEL_TOOLS=off',
-    blocking: false,
-  };
+  // A server that refuses tools makes the model stop offering them and answer without: that is how a refusal shows.
+  if (!model.toolsEnabled) return toolsResult(TOOLS_FINDINGS.refused);
+  if (response.toolCalls.some((call) => call.name === 'ping')) return toolsResult(TOOLS_FINDINGS.called);
+  return toolsResult(TOOLS_FINDINGS.answeredInWords);
+}
+
+function toolsResult(finding: ToolsFinding): ProbeCheck {
+  return { name: 'tools', ...finding, blocking: false };
 }
 
 async function jsonSchemaCheck(model: OpenAIChatModel, signal: AbortSignal | undefined): Promise<ProbeCheck> {
