@@ -36,7 +36,11 @@ export async function streamJobLog(octokit: GitHubOctokit, request: JobLogReques
       { status: response.status, retryable: true },
     );
   }
-  const target = new URL(location, 'https://api.github.com');
+  return downloadLog(new URL(location, 'https://api.github.com'), request);
+}
+
+/** Downloads the log from the signed URL GitHub pointed at, with the injected fetch and no token. */
+async function downloadLog(target: URL, request: JobLogRequest): Promise<Readable> {
   let logResponse: Response;
   try {
     logResponse = await request.fetch(target, { redirect: 'follow' });
