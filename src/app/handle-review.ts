@@ -1,5 +1,5 @@
 import type { Context } from 'probot';
-import { repositoryKey } from '../queue/job-request.js';
+import { type JobRequest, repositoryKey } from '../queue/job-request.js';
 import { isOwnBranch } from '../workspace/selfdebug-branches.js';
 import { authorize, isAutomated, refusalText } from './authorize.js';
 import { jobRequest } from './build-request.js';
@@ -36,8 +36,19 @@ export async function handleReview(
       await host.createComment(pull.number, refusalText(sender.login, authorization));
     return;
   }
+  const job = reviewJob(context, dependencies);
+  if (await enqueueWithinCeiling(dependencies, host, job))
+    await host.react({ issueNumber: pull.number }, 'eyes');
+}
+
+/** The next round on the pull request's own branch, its task the review's text; one job per review. */
+function reviewJob(
+  context: Context<'pull_request_review.submitted'>,
+  dependencies: AppDependencies,
+): JobRequest {
+  const { pull_request: pull, review, repository, sender } = context.payload;
   const key = repositoryKey({ owner: repository.owner.login, name: repository.name });
-  const job = jobRequest(context, dependencies, {
+  return jobRequest(context, dependencies, {
     repository,
     requestedBy: sender.login,
     headSha: pull.head.sha,
@@ -53,6 +64,4 @@ export async function handleReview(
     },
     dedupeKey: `review:${key}:${review.id}`,
   });
-  if (await enqueueWithinCeiling(dependencies, host, job))
-    await host.react({ issueNumber: pull.number }, 'eyes');
 }

@@ -23,20 +23,8 @@ export function runnerDependencies(
   logger: Logger,
   metrics: Metrics = noMetrics,
 ): JobRunnerDependencies {
-  const octokitFor = async (request: JobRequest) =>
-    observeGitHub(useReconnectingFetch(await auth(request.installationId)), metrics);
   return {
-    codeHostFor: async (request) =>
-      new GitHubCodeHost(await octokitFor(request), {
-        owner: request.repository.owner,
-        repo: request.repository.name,
-      }),
-    tokenFor: async (request) => {
-      const installation = (await (await octokitFor(request)).auth({ type: 'installation' })) as {
-        token: string;
-      };
-      return installation.token;
-    },
+    ...installationPorts(auth, metrics),
     workspaces: new GitWorkspaceProvider({
       ...(settings.app.gitLoopbackHttp ? { allowedProtocols: ['https', 'http'] } : {}),
       host: settings.environment,
@@ -57,5 +45,27 @@ export function runnerDependencies(
     logger,
     environment: settings.environment,
     operatorSecrets: credentialSecrets(settings.registryCredentials),
+  };
+}
+
+/** The code host and the git token of the job's repository, both through a fresh Octokit for its installation. */
+function installationPorts(
+  auth: (installationId: number) => Promise<GitHubOctokit>,
+  metrics: Metrics,
+): Pick<JobRunnerDependencies, 'codeHostFor' | 'tokenFor'> {
+  const octokitFor = async (request: JobRequest) =>
+    observeGitHub(useReconnectingFetch(await auth(request.installationId)), metrics);
+  return {
+    codeHostFor: async (request) =>
+      new GitHubCodeHost(await octokitFor(request), {
+        owner: request.repository.owner,
+        repo: request.repository.name,
+      }),
+    tokenFor: async (request) => {
+      const installation = (await (await octokitFor(request)).auth({ type: 'installation' })) as {
+        token: string;
+      };
+      return installation.token;
+    },
   };
 }

@@ -17,15 +17,28 @@ export interface CeilingResult {
  * a job running on a host that is merely smaller than the one the file was
  * written for; the notes make the change visible instead of silent.
  */
-export function applyOperatorCeilings(
-  config: RepoConfig,
-  appConfig: Pick<AppConfig, 'maxMemoryMb' | 'allowHostNetwork' | 'allowRepoModelUrl'> &
-    Partial<Pick<AppConfig, 'repoEgressCeiling' | 'maxWorkspaceMb'>>,
-): CeilingResult {
+export function applyOperatorCeilings(config: RepoConfig, appConfig: OperatorCeilings): CeilingResult {
   const notes: string[] = [];
   const sandbox = { ...config.sandbox };
   const model = { ...config.model };
+  capSizes(sandbox, appConfig, notes);
+  capNetwork(sandbox, appConfig, notes);
+  if (model.base_url !== undefined && !appConfig.allowRepoModelUrl) {
+    notes.push(
+      '`model.base_url` is ignored: this App sends its API key only to its own model server (its operator can ' +
+        'set SELFDEBUG_ALLOW_REPO_MODEL_URL).',
+    );
+    delete model.base_url;
+  }
 
+  return { config: notes.length === 0 ? config : { ...config, sandbox, model }, notes };
+}
+
+type OperatorCeilings = Pick<AppConfig, 'maxMemoryMb' | 'allowHostNetwork' | 'allowRepoModelUrl'> &
+  Partial<Pick<AppConfig, 'repoEgressCeiling' | 'maxWorkspaceMb'>>;
+
+/** Memory and workspace size above the operator's ceiling come down to it. */
+function capSizes(sandbox: RepoConfig['sandbox'], appConfig: OperatorCeilings, notes: string[]): void {
   for (const [key, limit, variable] of [
     ['memory_mb', appConfig.maxMemoryMb, 'SELFDEBUG_MAX_MEMORY_MB'],
     ['workspace_mb', appConfig.maxWorkspaceMb ?? Number.POSITIVE_INFINITY, 'SELFDEBUG_MAX_WORKSPACE_MB'],
@@ -38,6 +51,10 @@ export function applyOperatorCeilings(
     );
     sandbox[key] = limit;
   }
+}
+
+/** Host networking unless allowed, and hosts beyond the operator's egress ceiling, are dropped. */
+function capNetwork(sandbox: RepoConfig['sandbox'], appConfig: OperatorCeilings, notes: string[]): void {
   if (sandbox.network === 'host' && !appConfig.allowHostNetwork) {
     notes.push(
       '`sandbox.network: host` is not allowed by this App (its operator can set SELFDEBUG_ALLOW_HOST_NETWORK), ' +
@@ -54,13 +71,4 @@ export function applyOperatorCeilings(
     );
     sandbox.allowed_hosts = sandbox.allowed_hosts.filter((host) => !beyond.includes(host));
   }
-  if (model.base_url !== undefined && !appConfig.allowRepoModelUrl) {
-    notes.push(
-      '`model.base_url` is ignored: this App sends its API key only to its own model server (its operator can ' +
-        'set SELFDEBUG_ALLOW_REPO_MODEL_URL).',
-    );
-    delete model.base_url;
-  }
-
-  return { config: notes.length === 0 ? config : { ...config, sandbox, model }, notes };
 }

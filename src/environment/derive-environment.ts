@@ -1,6 +1,6 @@
 import { substitute, usesSecret } from '../ci-logs/workflow-matrix.js';
 import { findFailedJob, type StepQuery, type WorkflowFiles } from '../ci-logs/workflow-step.js';
-import type { WorkflowStep } from '../ci-logs/workflow-yaml.js';
+import type { WorkflowService, WorkflowStep } from '../ci-logs/workflow-yaml.js';
 import { toolchainImage } from './toolchain-images.js';
 
 export interface SetupStep {
@@ -71,7 +71,14 @@ export function deriveEnvironment(
     }
     derived.setup.push(setupStep(step, title, fill, workflow.env, job.env, job.defaults, workflow.defaults));
   }
-  derived.services = job.services.map((service) => ({
+  derived.services = job.services.map((service) => serviceSpec(service, fill));
+  if (!derived.image) derived.imageReason = "no container or setup action: the App's default image";
+  return derived;
+}
+
+/** A `services:` sidecar with matrix and env values filled in; a variable that uses a secret is left out. */
+function serviceSpec(service: WorkflowService, fill: (text: string) => string): ServiceSpec {
+  return {
     name: service.name,
     image: fill(service.image),
     env: Object.fromEntries(
@@ -80,9 +87,7 @@ export function deriveEnvironment(
         .map(([key, value]) => [key, fill(value)]),
     ),
     ports: service.ports,
-  }));
-  if (!derived.image) derived.imageReason = "no container or setup action: the App's default image";
-  return derived;
+  };
 }
 
 function useAction(

@@ -1,4 +1,4 @@
-import type { CheckOutput, CodeHost } from '../code-host/code-host.js';
+import type { CheckConclusion, CheckOutput, CodeHost } from '../code-host/code-host.js';
 import type { LoopEvent } from '../loop/events.js';
 import type { JobRequest } from '../queue/job-request.js';
 import {
@@ -168,16 +168,20 @@ export class JobReporter implements JobEvents {
       );
     }
     if (fixSha && annotations && annotations.length > 0) {
-      await this.safely('annotate the fix', () =>
-        this.host.createCheckRun({
-          name: 'selfdebug',
-          headSha: fixSha,
-          status: 'completed',
-          conclusion,
-          output: result.output,
-        }),
-      );
+      await this.createCompletedCheckRun('annotate the fix', fixSha, conclusion, result.output);
     }
+  }
+
+  /** A check run that is over as it is created: the fix's annotations, or a refusal when no check run was open. */
+  private async createCompletedCheckRun(
+    what: string,
+    headSha: string,
+    conclusion: CheckConclusion,
+    output: CheckOutput,
+  ) {
+    await this.safely(what, () =>
+      this.host.createCheckRun({ name: 'selfdebug', headSha, status: 'completed', conclusion, output }),
+    );
   }
 
   /** The status shows it as cancelled, with who stopped it, as when the loop itself ends cancelled. */
@@ -215,15 +219,7 @@ export class JobReporter implements JobEvents {
         this.host.updateCheckRun(checkRun.id, { status: 'completed', conclusion: 'neutral', output }),
       );
     } else if (channel.kind === 'check-run') {
-      await this.safely('report the refusal', () =>
-        this.host.createCheckRun({
-          name: 'selfdebug',
-          headSha: channel.headSha,
-          status: 'completed',
-          conclusion: 'neutral',
-          output,
-        }),
-      );
+      await this.createCompletedCheckRun('report the refusal', channel.headSha, 'neutral', output);
     }
     return this.view();
   }

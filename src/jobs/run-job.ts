@@ -14,13 +14,12 @@ import { Redactor, redactingLogger } from '../report/index.js';
 import type { JobView } from '../report/job-view.js';
 import type { Sandbox, SandboxProvider } from '../sandbox/sandbox.js';
 import { withSandbox } from '../sandbox/with-sandbox.js';
-import { workspacePath } from '../sandbox/workspace-path.js';
 import type { Logger } from '../util/logger.js';
-import { copyBack } from '../workspace/copy-back.js';
 import type { Workspace, WorkspaceProvider } from '../workspace/workspace.js';
 import { buildTask, type PreparedTask } from './build-task.js';
 import { jobTrailers, planDelivery, pullRequestText } from './delivery-plan.js';
 import { type Delivery, executeDelivery } from './execute-delivery.js';
+import { copyFixBack, fixedScripts } from './fix-files.js';
 import type { JobEvents } from './job-events.js';
 import { JobReporter } from './job-reporter.js';
 import { type JobSettings, jobSettings } from './job-settings.js';
@@ -228,12 +227,7 @@ async function deliver(
   const { request, settings, logger, redactor } = job;
   const { loop, sandbox, workspace } = ran;
   const { appConfig } = job.dependencies;
-  // Only the files the loop edited come back: never .git, build output or anything else the command wrote.
-  const { refused } = await copyBack(sandbox, loop.changedFiles, workspace.dir);
-  if (refused.length > 0) {
-    const paths = refused.map((entry) => `${entry.path} (${entry.reason})`).join('; ');
-    logger.warn({ job: request.id, refused: paths }, 'files of the fix could not be copied back');
-  }
+  const refused = await copyFixBack(sandbox, loop.changedFiles, workspace.dir, { logger, jobId: request.id });
   const plan = planDelivery({
     loop,
     fixes: ran.prepared.task.command,
@@ -257,16 +251,6 @@ async function deliver(
     redactor,
     jobId: request.id,
   });
-}
-
-/** The files of an issue's scripts as the loop left them, read through the sandbox port. */
-async function fixedScripts(sandbox: Sandbox, paths: readonly string[]) {
-  const scripts: { path: string; content: string }[] = [];
-  for (const path of paths) {
-    const file = await sandbox.readFile(workspacePath(path));
-    if (file !== null) scripts.push({ path, content: file.content.toString('utf8') });
-  }
-  return scripts;
 }
 
 /** A job that ended before its report could finish it: a refusal, a cancellation, or a failure. */

@@ -59,8 +59,32 @@ const NO_TOOLS_LEFT = 'No tool calls are left. Answer now with the JSON object o
 export async function completeStructured<T>(call: StructuredCall<T>): Promise<T> {
   const messages = [...call.messages];
   const output = { name: call.schemaName, schema: jsonSchemaOf(call.schema) };
+  const send = sender(call, messages, output);
+  let { response, toolPhase } = await toolRounds(call, messages, send);
+
+  const first = parseAnswer(response.content, call.schema);
+  if (first.ok) return first.value;
+  if (toolPhase && (response.content ?? '').trim() === '') {
+    // Nothing to repair: the model stopped calling tools without a word. Ask for the answer itself.
+    messages.push({ role: 'user', content: NO_TOOLS_LEFT });
+    response = await send(call.purpose);
+    const answer = parseAnswer(response.content, call.schema);
+    if (answer.ok) return answer.value;
+    return repair(call, messages, output.schema, response, answer.problem, send);
+  }
+  return repair(call, messages, output.schema, response, first.problem, send);
+}
+
+type Send = (purpose: ModelPurpose, tools?: ToolDefinition[]) => Promise<ModelResponse>;
+
+/** Sends the conversation so far, offering tools or asking for the output format (never both), timed for `onResponse`. */
+function sender<T>(
+  call: StructuredCall<T>,
+  messages: ChatMessage[],
+  output: { name: string; schema: Record<string, unknown> },
+): Send {
   const clock = call.clock ?? realClock;
-  const send = async (purpose: ModelPurpose, tools?: ToolDefinition[]) => {
+  return async (purpose, tools) => {
     call.signal?.throwIfAborted();
     const started = clock.now();
     const response = await call.model.complete({
@@ -72,7 +96,18 @@ export async function completeStructured<T>(call: StructuredCall<T>): Promise<T>
     await call.onResponse(response, purpose, promptTokens(messages), Math.round(clock.now() - started));
     return response;
   };
+}
 
+/**
+ * The tool phase: answers the model's tool calls until it stops calling them
+ * (or a round past its limit). Returns the last response, and whether tools
+ * were still on offer when it came.
+ */
+async function toolRounds<T>(
+  call: StructuredCall<T>,
+  messages: ChatMessage[],
+  send: Send,
+): Promise<{ response: ModelResponse; toolPhase: boolean }> {
   const box =
     call.tools && call.tools.maxCalls > 0 && call.model.toolsEnabled !== false ? call.tools : undefined;
   let used = 0;
@@ -100,18 +135,7 @@ export async function completeStructured<T>(call: StructuredCall<T>): Promise<T>
     if (!toolPhase) messages.push({ role: 'user', content: NO_TOOLS_LEFT });
     response = await send(call.purpose, toolPhase ? box?.definitions : undefined);
   }
-
-  const first = parseAnswer(response.content, call.schema);
-  if (first.ok) return first.value;
-  if (toolPhase && (response.content ?? '').trim() === '') {
-    // Nothing to repair: the model stopped calling tools without a word. Ask for the answer itself.
-    messages.push({ role: 'user', content: NO_TOOLS_LEFT });
-    response = await send(call.purpose);
-    const answer = parseAnswer(response.content, call.schema);
-    if (answer.ok) return answer.value;
-    return repair(call, messages, output.schema, response, answer.problem, send);
-  }
-  return repair(call, messages, output.schema, response, first.problem, send);
+  return { response, toolPhase };
 }
 
 async function repair<T>(

@@ -9,6 +9,13 @@ import { shellQuote } from './workspace-tools.js';
 
 export type ApplyResult = { ok: true; paths: string[]; diff: string } | { ok: false; problems: string[] };
 
+/** A file as this attempt found it (`before`) and as its edits leave it (`after`). */
+interface FileChange {
+  before: string | null;
+  after: string | null;
+  mode: number | undefined;
+}
+
 interface Baseline {
   content: string | null;
   mode: number | undefined;
@@ -33,11 +40,16 @@ export class WorkspaceEditor {
   constructor(private readonly sandbox: Sandbox) {}
 
   async apply(edits: Edit[]): Promise<ApplyResult> {
+    const { pending, problems } = await this.edited(edits);
+    if (problems.length > 0) return { ok: false, problems };
+    if (pending.size === 0) return { ok: false, problems: ['The answer contained no edits.'] };
+    return this.write(pending);
+  }
+
+  /** Every edit applied in memory first, so nothing is written unless all of them apply. */
+  private async edited(edits: Edit[]): Promise<{ pending: Map<string, FileChange>; problems: string[] }> {
     const problems: string[] = [];
-    const pending = new Map<
-      string,
-      { before: string | null; after: string | null; mode: number | undefined }
-    >();
+    const pending = new Map<string, FileChange>();
     for (const edit of edits) {
       let path: string;
       try {
@@ -59,9 +71,10 @@ export class WorkspaceEditor {
       if (!outcome.ok) problems.push(outcome.problem);
       else pending.set(path, { before: known.before, after: outcome.content, mode: known.mode });
     }
-    if (problems.length > 0) return { ok: false, problems };
-    if (pending.size === 0) return { ok: false, problems: ['The answer contained no edits.'] };
+    return { pending, problems };
+  }
 
+  private async write(pending: Map<string, FileChange>): Promise<ApplyResult> {
     const diffs: string[] = [];
     const written: string[] = [];
     for (const [path, change] of pending) {
@@ -108,9 +121,7 @@ export class WorkspaceEditor {
     return { diff: diffs.join(''), changedFiles };
   }
 
-  private async current(
-    path: string,
-  ): Promise<{ before: string | null; after: string | null; mode: number | undefined } | 'binary'> {
+  private async current(path: string): Promise<FileChange | 'binary'> {
     const file = await this.sandbox.readFile(path);
     if (file === null) return { before: null, after: null, mode: undefined };
     const text = new TextDecoder('utf-8', { fatal: false }).decode(file.content);

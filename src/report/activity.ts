@@ -1,6 +1,6 @@
 import { attemptStatus } from './attempt-status.js';
 import { plural } from './format.js';
-import type { JobView } from './job-view.js';
+import type { AttemptView, JobView } from './job-view.js';
 import type { MarkdownWriter } from './markdown.js';
 import { isExplainJob, isRevisionJob } from './trigger.js';
 
@@ -40,6 +40,11 @@ export function currentActivity(view: JobView): Activity | null {
   const attempt = view.attempts.at(-1);
   const maxAttempts = attempt?.maxAttempts ?? view.limits?.maxAttempts ?? 1;
   if (!attempt) return { step: `Attempt 1 of ${maxAttempts}`, action: 'starting', command: null };
+  return attemptActivity(attempt, maxAttempts, task.command);
+}
+
+/** During an attempt: what the attempt does now, or, once it is over, whether another starts or the model reflects. */
+function attemptActivity(attempt: AttemptView, maxAttempts: number, taskCommand: string): Activity {
   const step = `Attempt ${attempt.number} of ${maxAttempts}`;
   const next = { step: `Attempt ${attempt.number + 1} of ${maxAttempts}`, action: 'starting', command: null };
   const hasNext = attempt.number < maxAttempts;
@@ -55,7 +60,7 @@ export function currentActivity(view: JobView): Activity | null {
     case 'applying':
       return { step, action: 'applying the edits', command: null };
     case 'running':
-      return { step, action: 'running', command: attempt.run?.command ?? task.command };
+      return { step, action: 'running', command: attempt.run?.command ?? taskCommand };
     case 'deciding':
       return { step, action: 'the model is deciding whether another attempt can help', command: null };
     case 'passed':

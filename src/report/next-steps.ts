@@ -1,3 +1,4 @@
+import type { LoopOutcome } from '../loop/events.js';
 import type { JobView } from './job-view.js';
 import type { MarkdownWriter } from './markdown.js';
 
@@ -8,63 +9,58 @@ import type { MarkdownWriter } from './markdown.js';
  * mentions itself or anyone else.
  */
 export function nextSteps(view: JobView, md: MarkdownWriter): string[] {
-  const retry = md.code(`@${view.handle} retry`);
-  const config = md.code('.github/selfdebug.yml');
-  const steps: string[] = [];
-  switch (view.finished?.outcome) {
-    case 'not-fixed':
-      steps.push(
-        "Read the last attempt's comment: its analysis and output show how far the model got, and its diff may be a start.",
-        `Give it more attempts: ${md.code(`@${view.handle} fix max-attempts=10`)}, or ${md.code('max_attempts')} in ${config}.`,
-        `Add what the model could not know to the issue (expected behaviour, the right version of a dependency), then ${retry}.`,
-      );
-      break;
-    case 'declined':
-      steps.push(
-        'The retry decision above says why the model stopped; if the cause is outside the code (a service, credentials, the network, which the sandbox does not have), fix that first.',
-        `If you disagree, add the missing information to the issue and ask again with ${retry}.`,
-      );
-      break;
-    case 'budget-exhausted':
-      steps.push(
-        `Raise ${md.code('budget.max_tokens')}, ${md.code('budget.max_cost_usd')} or ${md.code('budget.max_minutes')} in ${config}, then ${retry}.`,
-        'Or narrow the task: name a single failing test as the command, so each run is faster and each prompt smaller.',
-      );
-      break;
-    case 'error':
-      steps.push(
-        `The reason above names what failed. A failing setup command is fixed in ${md.code('setup')} in ${config}.`,
-        `If it looks like a hiccup (the model API, the container), ${retry}; if it keeps failing, report it with the job id below.`,
-      );
-      break;
-    case 'cancelled':
-      steps.push(`Run it again with ${retry}.`);
-      break;
-    case 'environment':
-      steps.push(
-        `Make the change the reason above names (${md.code('sandbox.image')}, ${md.code('setup')} or ${md.code('sandbox.allowed_hosts')} in ${config}), then ${retry}.`,
-      );
-      break;
-    case 'flaky':
-      steps.push(
-        'Run the command several times where it failed; look for order-dependent tests, timing, randomness without a seed, shared state, or the network.',
-        `Once it fails reliably, ${retry} can work on it.`,
-      );
-      break;
-    case 'cannot-reproduce':
-      steps.push(
-        'The sandbox differs from where it failed: compare environment variables, services, the network (the sandbox has none), the image, and the exact command.',
-        `Name the failing command explicitly, e.g. ${md.code(`@${view.handle} fix \`pytest tests/test_io.py\``)}, or set ${md.code('command')} in ${config}.`,
-      );
-      break;
-    case 'explained':
-      steps.push(`To let the App try a fix, ask with ${md.code(`@${view.handle} fix`)}.`);
-      break;
-    default:
-      break;
-  }
-  return [...steps, ...hintsFromRuns(view, md)];
+  const outcome = view.finished?.outcome;
+  const stepsFor = outcome === undefined ? undefined : STEPS_BY_OUTCOME[outcome];
+  const words: StepWords = {
+    md,
+    handle: view.handle,
+    retry: md.code(`@${view.handle} retry`),
+    config: md.code('.github/selfdebug.yml'),
+  };
+  return [...(stepsFor?.(words) ?? []), ...hintsFromRuns(view, md)];
 }
+
+/** What every piece of advice may name: the retry command and the config file, written as code. */
+interface StepWords {
+  md: MarkdownWriter;
+  handle: string;
+  retry: string;
+  config: string;
+}
+
+/** The advice for each outcome that is not a fix; a fix needs none. */
+const STEPS_BY_OUTCOME: Partial<Record<LoopOutcome, (words: StepWords) => string[]>> = {
+  'not-fixed': ({ md, handle, retry, config }) => [
+    "Read the last attempt's comment: its analysis and output show how far the model got, and its diff may be a start.",
+    `Give it more attempts: ${md.code(`@${handle} fix max-attempts=10`)}, or ${md.code('max_attempts')} in ${config}.`,
+    `Add what the model could not know to the issue (expected behaviour, the right version of a dependency), then ${retry}.`,
+  ],
+  declined: ({ retry }) => [
+    'The retry decision above says why the model stopped; if the cause is outside the code (a service, credentials, the network, which the sandbox does not have), fix that first.',
+    `If you disagree, add the missing information to the issue and ask again with ${retry}.`,
+  ],
+  'budget-exhausted': ({ md, retry, config }) => [
+    `Raise ${md.code('budget.max_tokens')}, ${md.code('budget.max_cost_usd')} or ${md.code('budget.max_minutes')} in ${config}, then ${retry}.`,
+    'Or narrow the task: name a single failing test as the command, so each run is faster and each prompt smaller.',
+  ],
+  error: ({ md, retry, config }) => [
+    `The reason above names what failed. A failing setup command is fixed in ${md.code('setup')} in ${config}.`,
+    `If it looks like a hiccup (the model API, the container), ${retry}; if it keeps failing, report it with the job id below.`,
+  ],
+  cancelled: ({ retry }) => [`Run it again with ${retry}.`],
+  environment: ({ md, retry, config }) => [
+    `Make the change the reason above names (${md.code('sandbox.image')}, ${md.code('setup')} or ${md.code('sandbox.allowed_hosts')} in ${config}), then ${retry}.`,
+  ],
+  flaky: ({ retry }) => [
+    'Run the command several times where it failed; look for order-dependent tests, timing, randomness without a seed, shared state, or the network.',
+    `Once it fails reliably, ${retry} can work on it.`,
+  ],
+  'cannot-reproduce': ({ md, handle, config }) => [
+    'The sandbox differs from where it failed: compare environment variables, services, the network (the sandbox has none), the image, and the exact command.',
+    `Name the failing command explicitly, e.g. ${md.code(`@${handle} fix \`pytest tests/test_io.py\``)}, or set ${md.code('command')} in ${config}.`,
+  ],
+  explained: ({ md, handle }) => [`To let the App try a fix, ask with ${md.code(`@${handle} fix`)}.`],
+};
 
 function hintsFromRuns(view: JobView, md: MarkdownWriter): string[] {
   const runs = [
