@@ -14,8 +14,13 @@ import { copyBack } from '../workspace/copy-back.js';
 import { BRANCH_PREFIX, ROUND_TRAILER } from '../workspace/selfdebug-branches.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { FailedRun } from './event.js';
-import { moveToHead } from './head-lines.js';
-import { placeable, type Suggestions, suggestionsFrom } from './suggestions.js';
+import {
+  type HeadAndCheckedOut,
+  type PullRequestFile,
+  planSuggestionReview,
+  postSuggestionReview,
+} from './suggestion-review.js';
+import { suggestionsFrom } from './suggestions.js';
 
 /** Commits made with GITHUB_TOKEN are GitHub's Actions bot's; an App token's pushes show the App either way. */
 const AUTHOR = {
@@ -111,82 +116,57 @@ function portsFor(context: DeliveryContext, workspace: Workspace): DeliveryPorts
 
 /**
  * One review on the pull request with a suggestion block per hunk, so the
- * author applies the fix with "Commit suggestion"; GitHub refuses comments
- * on lines outside the pull request's diff, and then the whole patch goes
- * into the review's text instead.
+ * author applies the fix with "Commit suggestion": what the review holds is
+ * planned from what GitHub and the checkout say (planSuggestionReview), then
+ * posted (postSuggestionReview).
  */
 export async function deliverSuggestions(
   context: DeliveryContext,
 ): Promise<{ url: string; notes: string[] }> {
-  const { run, result, redactor, octokit } = context;
+  const { run, result } = context;
   const pull = run.pullRequest;
   if (pull === null)
     throw new Error('`deliver: suggestions` needs a pull_request run; use `deliver: pull-request` here');
-  const files = await octokit.paginate(octokit.rest.pulls.listFiles, {
+  const plan = planSuggestionReview({
+    diff: result.diff,
+    pull,
+    files: await pullRequestFiles(context, pull.number),
+    texts: await headAndCheckedOut(context, pull.headSha),
+    summary: result.reflection?.summary ?? result.reason,
+    runUrl: context.runUrl,
+    redactor: context.redactor,
+  });
+  return postSuggestionReview(context.octokit, context, plan);
+}
+
+async function pullRequestFiles(context: DeliveryContext, pullNumber: number): Promise<PullRequestFile[]> {
+  const { octokit } = context;
+  return octokit.paginate(octokit.rest.pulls.listFiles, {
     owner: context.owner,
     repo: context.repo,
-    pull_number: pull.number,
+    pull_number: pullNumber,
     per_page: 100,
   });
-  const onHead = await moveSuggestionsToHead(context, pull.headSha, suggestionsFrom(result.diff));
-  const { comments, leftOver } = placeable(onHead, files);
-  const intro = `selfdebug found a fix for the failure of ${context.runUrl}: ${redactor.redact(result.reflection?.summary ?? result.reason)}`;
-  const rest =
-    leftOver.length === 0
-      ? ''
-      : `\n\nOutside the lines this pull request changes, so not suggestions:\n\n${leftOver.join('\n\n')}`;
-  const request = {
-    owner: context.owner,
-    repo: context.repo,
-    pull_number: pull.number,
-    commit_id: pull.headSha,
-    event: 'COMMENT' as const,
-  };
-  try {
-    const review = await octokit.rest.pulls.createReview({
-      ...request,
-      body: redactor.redact(`${intro}${rest}`),
-      comments: comments.map((comment) => ({
-        path: comment.path,
-        line: comment.line,
-        side: 'RIGHT',
-        ...(comment.startLine < comment.line ? { start_line: comment.startLine, start_side: 'RIGHT' } : {}),
-        body: redactor.redact(comment.body),
-      })),
-    });
-    return { url: review.data.html_url, notes: [] };
-  } catch (error) {
-    if (!(typeof error === 'object' && error !== null && 'status' in error && error.status === 422))
-      throw error;
-    const review = await octokit.rest.pulls.createReview({
-      ...request,
-      body: redactor.redact(`${intro}\n\n\`\`\`diff\n${result.diff}\n\`\`\``),
-    });
-    return {
-      url: review.data.html_url,
-      notes: ['GitHub refused inline suggestions (lines outside the diff); the review holds the patch.'],
-    };
-  }
 }
 
 /**
  * A pull_request run checks out the merge of the head into the base
  * (refs/pull/N/merge), and the fix's line numbers are that commit's; review
- * comments name the head's. Same commit, same lines.
+ * comments name the head's. Same commit, same lines: nothing to read.
  */
-async function moveSuggestionsToHead(
+async function headAndCheckedOut(
   context: DeliveryContext,
   headSha: string,
-  suggestions: Suggestions,
-): Promise<Suggestions> {
-  if (context.run.sha === headSha) return suggestions;
-  const paths = [...new Set(suggestions.comments.map((comment) => comment.path))];
-  const files = new Map<string, { head: string | null; checkedOut: string | null }>();
+): Promise<HeadAndCheckedOut | null> {
+  if (context.run.sha === headSha) return null;
+  const { comments } = suggestionsFrom(context.result.diff);
+  const paths = [...new Set(comments.map((comment) => comment.path))];
+  const texts = new Map<string, { head: string | null; checkedOut: string | null }>();
   for (const path of paths) {
-    files.set(path, {
+    texts.set(path, {
       head: await context.host.fileContent(path, headSha),
       checkedOut: await readFile(join(context.workspace, path), 'utf8').catch(() => null),
     });
   }
-  return moveToHead(suggestions, files);
+  return texts;
 }

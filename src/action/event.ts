@@ -42,17 +42,23 @@ export interface FailedRun {
   separate: boolean;
 }
 
+type EventPayload = z.output<typeof eventSchema>;
+
+/** The event payload, empty when the runner names none. */
+async function readEventPayload(runner: RunnerContext): Promise<EventPayload | { problem: string }> {
+  if (runner.GITHUB_EVENT_PATH === undefined) return {};
+  const text = await readFile(runner.GITHUB_EVENT_PATH, 'utf8').catch(() => null);
+  if (text === null)
+    return { problem: `cannot read the event payload at GITHUB_EVENT_PATH (${runner.GITHUB_EVENT_PATH})` };
+  const parsed = eventSchema.safeParse(JSON.parse(text));
+  if (!parsed.success)
+    return { problem: `the event payload is not as expected: ${z.prettifyError(parsed.error)}` };
+  return parsed.data;
+}
+
 export async function readFailedRun(runner: RunnerContext): Promise<FailedRun | { problem: string }> {
-  let payload: z.output<typeof eventSchema> = {};
-  if (runner.GITHUB_EVENT_PATH !== undefined) {
-    const text = await readFile(runner.GITHUB_EVENT_PATH, 'utf8').catch(() => null);
-    if (text === null)
-      return { problem: `cannot read the event payload at GITHUB_EVENT_PATH (${runner.GITHUB_EVENT_PATH})` };
-    const parsed = eventSchema.safeParse(JSON.parse(text));
-    if (!parsed.success)
-      return { problem: `the event payload is not as expected: ${z.prettifyError(parsed.error)}` };
-    payload = parsed.data;
-  }
+  const payload = await readEventPayload(runner);
+  if ('problem' in payload) return payload;
   const sender = payload.sender ?? { login: runner.GITHUB_ACTOR };
   const run = payload.workflow_run;
   if (runner.GITHUB_EVENT_NAME === 'workflow_run' && run !== undefined) {

@@ -45,7 +45,6 @@ export async function findFailedStep(
   });
   const chosen = currentJob(jobs, query);
   if ('problem' in chosen) return { problem: `${chosen.problem}; ${SET_COMMAND}.` };
-  const ours = chosen.found;
   const workflowPath = run.data.path;
   const workflow = await readFile(join(query.workspace, workflowPath), 'utf8').catch(() => null);
   if (workflow === null) {
@@ -53,6 +52,15 @@ export async function findFailedStep(
       problem: `cannot read ${workflowPath} in GITHUB_WORKSPACE (check the repository out first, e.g. with actions/checkout); or ${SET_COMMAND}.`,
     };
   }
+  return commandOfStep(workflow, workflowPath, chosen.found);
+}
+
+/** The failed step's `run:` script in the workflow file, run from the step's working directory. */
+function commandOfStep(
+  workflow: string,
+  workflowPath: string,
+  ours: { job: Job; step: Step },
+): FailedStepResult {
   const recovered = recoverFailingStep(
     { workflow },
     { job: ours.job.name, step: ours.step.name, stepNumber: ours.step.number },

@@ -1,11 +1,6 @@
 import { tmpdir } from 'node:os';
 import { readFolderConfig } from '../cli/fix-repo-config.js';
-import {
-  actionWorkspaces,
-  type GitHubOctokit,
-  tokenCodeHost,
-  tokenOctokit,
-} from '../compose/action-clients.js';
+import { type GitHubOctokit, tokenCodeHost, tokenOctokit } from '../compose/action-clients.js';
 import { loadSandboxProvider } from '../compose/command-sandbox.js';
 import { loadLanguageModel } from '../compose/language-model.js';
 import type { Environment } from '../config/read-environment.js';
@@ -24,6 +19,7 @@ import { type FailedRun, readFailedRun } from './event.js';
 import { findFailedStep } from './failed-step.js';
 import { roundsExhausted, untrustedBot } from './guards.js';
 import { type ActionInputs, type RunnerContext, readActionEnvironment } from './inputs.js';
+import { lazyCheckout } from './lazy-checkout.js';
 import {
   appendSummary,
   budgetNote,
@@ -116,30 +112,6 @@ async function done(run: ActionRun, message: string): Promise<number> {
   run.io.log(`selfdebug: ${message}`);
   await appendSummary(run.runner.GITHUB_STEP_SUMMARY, `### selfdebug\n\n${run.redactor.redact(message)}\n`);
   return 0;
-}
-
-/** The failed commit's clone, made on first use (the rounds on its branch, a delivery), removed by `dispose`. */
-function lazyCheckout(runner: RunnerContext, failed: FailedRun, token: string, env: Environment) {
-  const checkouts = actionWorkspaces({
-    serverUrl: runner.GITHUB_SERVER_URL,
-    parentDir: runner.RUNNER_TEMP ?? tmpdir(),
-    host: env,
-  });
-  let workspace: Workspace | undefined;
-  return {
-    checkout: async (): Promise<Workspace> => {
-      workspace ??= await checkouts.checkout({
-        cloneUrl: `${runner.GITHUB_SERVER_URL}/${runner.GITHUB_REPOSITORY}.git`,
-        sha: failed.sha,
-        ...(failed.branch === '' ? {} : { ref: failed.branch }),
-        token,
-      });
-      return workspace;
-    },
-    dispose: async (): Promise<void> => {
-      await workspace?.dispose().catch(() => {});
-    },
-  };
 }
 
 /** Runs the loop on the command (the input, the config's, or the failed step's) in the sandbox, then reports. */

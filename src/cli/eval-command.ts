@@ -74,11 +74,7 @@ async function evaluate(options: EvalOptions, io: EvalIO, signal: AbortSignal): 
   const suite = await loadSuite(resolve(cwd, options.dir), options.tasks);
   const { sandbox, limits } = evalSettings(options, io.env);
   const { modelFor, modelName, prices } = await models(options, io.env);
-  const outDir = resolve(cwd, options.out ?? join('eval-results', suite.name));
-  await mkdir(outDir, { recursive: true });
-  const resultsPath = join(outDir, 'results.json');
-  const tablePath = join(outDir, 'results.md');
-
+  const { outDir, resultsPath, tablePath } = await resultPaths(cwd, options, suite.name);
   const shown = (path: string) => relative(cwd, path) || '.';
   const modes = options.baseline ? 'the loop and one-shot' : 'the loop only';
   io.stdout.write(
@@ -107,12 +103,18 @@ async function evaluate(options: EvalOptions, io: EvalIO, signal: AbortSignal): 
     onProgress: (event) => io.stdout.write(`${progressLine(event, suite.tasks.length)}\n`),
     signal,
   });
-
   const table = renderTable(run.results);
   await writeFile(tablePath, table);
   io.stdout.write(`\n${table}\n`);
   io.stdout.write(`Wrote ${shown(tablePath)} and ${shown(resultsPath)}.\n`);
   return finish(run, io);
+}
+
+/** The folder the results go to (made if missing) and its two files: the records, and the table of them. */
+async function resultPaths(cwd: string, options: EvalOptions, suiteName: string) {
+  const outDir = resolve(cwd, options.out ?? join('eval-results', suiteName));
+  await mkdir(outDir, { recursive: true });
+  return { outDir, resultsPath: join(outDir, 'results.json'), tablePath: join(outDir, 'results.md') };
 }
 
 /** What is left to run, and the exit code: cancelled, or ran. */

@@ -150,16 +150,7 @@ interface FixRun {
 async function runInSandbox(run: FixRun, signal: AbortSignal): Promise<number> {
   const { options, settings, dir, model, progress } = run;
   const provider = await providerFor(options, settings, run.host);
-  const environment = await planEnvironment(
-    {
-      // The flags replace the file's setup and image, as they do every other setting.
-      setup: options.setup.length > 0 ? options.setup : run.folder.config.setup,
-      sandbox: { ...run.folder.config.sandbox, image: options.image ?? run.folder.config.sandbox.image },
-    },
-    null,
-    dir,
-    { derive: false, allowedImages: settings.sandbox.allowedImages },
-  );
+  const environment = await environmentFor(run);
   const opening = {
     jobId: run.jobId,
     workspace: dir,
@@ -187,6 +178,21 @@ async function runInSandbox(run: FixRun, signal: AbortSignal): Promise<number> {
     await deliver(result, options, dir, sandbox, progress);
     return EXIT_FIXED;
   });
+}
+
+/** What the sandbox is set up with: the folder's file and the flags. */
+async function environmentFor(run: FixRun) {
+  const { options, folder } = run;
+  return planEnvironment(
+    {
+      // The flags replace the file's setup and image, as they do every other setting.
+      setup: options.setup.length > 0 ? options.setup : folder.config.setup,
+      sandbox: { ...folder.config.sandbox, image: options.image ?? folder.config.sandbox.image },
+    },
+    null,
+    run.dir,
+    { derive: false, allowedImages: run.settings.sandbox.allowedImages },
+  );
 }
 
 /** The fix goes out as a patch file, or as the changed files only (never the command's build outputs). */

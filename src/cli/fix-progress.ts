@@ -73,30 +73,21 @@ export class FixProgress {
       case 'environment-prepared':
         return environmentLines(event.preparation).map((line) => `environment: ${plain(line)}`);
       case 'setup-ran':
-        this.setupsRan += 1;
-        return [
-          `setup \`${plain(event.command)}\`: ${this.status(event.result)}`,
-          ...this.excerpt(event.result),
-        ];
+        return this.setupRan(event);
       case 'reproduced':
         return this.reproduction(event.status, event.runs);
       case 'attempt-started':
         return ['', this.paint('bold', `attempt ${event.attempt} of ${event.maxAttempts}`)];
       case 'model-responded':
         return [];
-      case 'tool-called': {
-        const failure = event.ok ? '' : this.paint('yellow', ` → ${firstLine(event.result)}`);
-        return [`  tool ${plain(event.name)} ${shortArguments(event.arguments)}${failure}`];
-      }
+      case 'tool-called':
+        return [this.toolCall(event)];
       case 'proposal':
         return indent(`analysis: ${plain(event.proposal.analysis)}`, '  ', '    ');
       case 'edits-applied':
         return [`  applied edits to ${plain(event.paths.join(', '))}:`, ...this.diff(event.diff)];
       case 'edits-rejected':
-        return [
-          this.paint('yellow', '  edits rejected, nothing was run:'),
-          ...event.problems.flatMap((problem) => indent(plain(problem), '    - ', '      ')),
-        ];
+        return this.rejectedEdits(event.problems);
       case 'answer-rejected':
         return this.rejectedAnswer(event);
       case 'executed':
@@ -111,6 +102,23 @@ export class FixProgress {
           this.finalLine(event.outcome, event.reason, event.attempts, event.total, event.durationMs),
         ];
     }
+  }
+
+  private setupRan(event: Extract<LoopEvent, { type: 'setup-ran' }>): string[] {
+    this.setupsRan += 1;
+    return [`setup \`${plain(event.command)}\`: ${this.status(event.result)}`, ...this.excerpt(event.result)];
+  }
+
+  private toolCall(event: Extract<LoopEvent, { type: 'tool-called' }>): string {
+    const failure = event.ok ? '' : this.paint('yellow', ` → ${firstLine(event.result)}`);
+    return `  tool ${plain(event.name)} ${shortArguments(event.arguments)}${failure}`;
+  }
+
+  private rejectedEdits(problems: readonly string[]): string[] {
+    return [
+      this.paint('yellow', '  edits rejected, nothing was run:'),
+      ...problems.flatMap((problem) => indent(plain(problem), '    - ', '      ')),
+    ];
   }
 
   private started(event: Extract<LoopEvent, { type: 'started' }>): string[] {

@@ -35,10 +35,28 @@ export function resolveSettings(options: FixOptions, env: Environment, folder: F
         '(or set `command` in .github/selfdebug.yml in that folder).',
     );
   }
-  const fromEnvironment = loadSandboxConfig(env);
-  const sandbox = parseSandboxConfig(
+  const sandbox = sandboxSettings(options, env, folder, source);
+  const model = modelSettings(options, env, folder, source);
+  const limits = loopLimits(options, folder, sandbox, source);
+  return {
+    command,
+    description: options.description ?? `The command \`${command}\` fails.`,
+    sandbox,
+    model,
+    limits,
+    prices: { inputPerMillion: model.inputPricePerMillion, outputPerMillion: model.outputPricePerMillion },
+  };
+}
+
+function sandboxSettings(
+  options: FixOptions,
+  env: Environment,
+  folder: FolderConfig,
+  source: string,
+): SandboxConfig {
+  return parseSandboxConfig(
     {
-      ...fromEnvironment,
+      ...loadSandboxConfig(env),
       ...sandboxOverrides(folder.config),
       ...(options.sandbox === undefined ? {} : { kind: options.sandbox }),
       ...(options.image === undefined ? {} : { image: options.image }),
@@ -46,7 +64,15 @@ export function resolveSettings(options: FixOptions, env: Environment, folder: F
     },
     source,
   );
-  const model = parseModelConfig(
+}
+
+function modelSettings(
+  options: FixOptions,
+  env: Environment,
+  folder: FolderConfig,
+  source: string,
+): ModelConfig {
+  return parseModelConfig(
     {
       ...loadModelConfig(env),
       ...modelOverrides(folder.config),
@@ -55,6 +81,14 @@ export function resolveSettings(options: FixOptions, env: Environment, folder: F
     },
     source,
   );
+}
+
+function loopLimits(
+  options: FixOptions,
+  folder: FolderConfig,
+  sandbox: SandboxConfig,
+  source: string,
+): LoopLimits {
   const limits = loopLimitsSchema.safeParse({
     ...loopLimitsFrom(
       folder.config,
@@ -64,14 +98,7 @@ export function resolveSettings(options: FixOptions, env: Environment, folder: F
     commandTimeoutSeconds: sandbox.commandTimeoutSeconds,
   });
   if (!limits.success) throw new ConfigError(source, z.prettifyError(limits.error));
-  return {
-    command,
-    description: options.description ?? `The command \`${command}\` fails.`,
-    sandbox,
-    model,
-    limits: limits.data,
-    prices: { inputPerMillion: model.inputPricePerMillion, outputPerMillion: model.outputPricePerMillion },
-  };
+  return limits.data;
 }
 
 export async function createModel(options: FixOptions, config: ModelConfig): Promise<LanguageModel> {

@@ -52,26 +52,26 @@ const OPTIONS = {
   version: { type: 'boolean', short: 'v' },
 } as const;
 
+/** Commands that read their own options: the rest of argv is theirs. */
+const OWN_OPTIONS = ['fix', 'eval', 'worker', 'excerpt', 'config'] as const;
+
+/** What `doctor` checks besides the usual, by its flag. */
+const DOCTOR_FLAGS = {
+  '--github': { kind: 'doctor', github: true },
+  '--model': { kind: 'doctor', model: true },
+} as const satisfies Record<string, CliRequest>;
+
 /** Turns argv (without node and the script) into what to run; never throws and never prints. */
 export function parseArguments(argv: readonly string[]): CliRequest {
   // Before the general parse, which would take fix's own options for unknown ones.
-  if (argv[0] === 'fix') return { kind: 'fix', argv: argv.slice(1) };
-  if (argv[0] === 'eval') return { kind: 'eval', argv: argv.slice(1) };
-  if (argv[0] === 'worker') return { kind: 'worker', argv: argv.slice(1) };
-  if (argv[0] === 'excerpt') return { kind: 'excerpt', argv: argv.slice(1) };
-  if (argv[0] === 'config') return { kind: 'config', argv: argv.slice(1) };
-  if (argv[0] === 'doctor' && argv[1] === '--github') {
-    if (argv.length === 2) return { kind: 'doctor', github: true };
+  const [first, second] = argv;
+  const own = OWN_OPTIONS.find((command) => command === first);
+  if (own !== undefined) return { kind: own, argv: argv.slice(1) };
+  if (first === 'doctor' && (second === '--github' || second === '--model')) {
+    if (argv.length === 2) return { ...DOCTOR_FLAGS[second] };
     return {
       kind: 'usage-error',
-      message: `"doctor --github" takes no arguments, got: ${argv.slice(2).join(' ')}`,
-    };
-  }
-  if (argv[0] === 'doctor' && argv[1] === '--model') {
-    if (argv.length === 2) return { kind: 'doctor', model: true };
-    return {
-      kind: 'usage-error',
-      message: `"doctor --model" takes no arguments, got: ${argv.slice(2).join(' ')}`,
+      message: `"doctor ${second}" takes no arguments, got: ${argv.slice(2).join(' ')}`,
     };
   }
   // Lenient parsing plus our own check: strict mode's errors are long and only a message string.
@@ -82,17 +82,27 @@ export function parseArguments(argv: readonly string[]): CliRequest {
     strict: false,
     tokens: true,
   });
-  for (const token of tokens) {
-    if (token.kind !== 'option') continue;
-    if (!Object.hasOwn(OPTIONS, token.name)) {
-      return { kind: 'usage-error', message: `Unknown option "${token.rawName}". ${VALID}` };
-    }
-    if (token.value !== undefined) {
-      return { kind: 'usage-error', message: `Option "${token.rawName}" takes no value.` };
-    }
-  }
+  const problem = optionProblem(tokens);
+  if (problem !== null) return { kind: 'usage-error', message: problem };
   if (values.help) return { kind: 'help' };
   if (values.version) return { kind: 'version' };
+  return commandRequest(positionals);
+}
+
+type Token = NonNullable<ReturnType<typeof parseArgs>['tokens']>[number];
+
+/** The first option we do not know, or that was given a value. */
+function optionProblem(tokens: readonly Token[]): string | null {
+  for (const token of tokens) {
+    if (token.kind !== 'option') continue;
+    if (!Object.hasOwn(OPTIONS, token.name)) return `Unknown option "${token.rawName}". ${VALID}`;
+    if (token.value !== undefined) return `Option "${token.rawName}" takes no value.`;
+  }
+  return null;
+}
+
+/** What the words left after the options ask for: help, or plain `doctor`. */
+function commandRequest(positionals: readonly string[]): CliRequest {
   const [command, ...extra] = positionals;
   if (command === undefined || command === 'help') return { kind: 'help' };
   if (command !== 'doctor') {

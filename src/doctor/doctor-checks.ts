@@ -148,30 +148,41 @@ export async function checkQueue(
         'set SELFDEBUG_QUEUE=sqlite (the default) to keep them',
       );
     case 'sqlite':
-      try {
-        await ports.checkWritable(path);
-        return ok(name, `sqlite at ${path} (writable)`);
-      } catch (error) {
-        return fail(
-          name,
-          `sqlite at ${path} cannot be written (${(error as { code?: string }).code ?? messageOf(error)})`,
-          'set SELFDEBUG_QUEUE_PATH to a file in a folder this user can write to, or create that folder',
-        );
-      }
-    case 'redis': {
-      const shown = displayRedis(app.redisUrl ?? '');
-      if (options.redis === false) return ok(name, `redis at ${shown} (not asked)`);
-      try {
-        await ports.pingRedis(app.redisUrl ?? '');
-        return ok(name, `redis at ${shown} answers`);
-      } catch (error) {
-        return fail(
-          name,
-          `redis at ${shown} does not answer (${messageOf(error)})`,
-          'start Redis or fix REDIS_URL (redis://host:6379, with the password if it needs one)',
-        );
-      }
-    }
+      return checkSqliteQueue(path, ports);
+    case 'redis':
+      return checkRedisQueue(app.redisUrl ?? '', ports, options);
+  }
+}
+
+async function checkSqliteQueue(path: string, ports: DoctorPorts): Promise<CheckResult> {
+  try {
+    await ports.checkWritable(path);
+    return ok('queue', `sqlite at ${path} (writable)`);
+  } catch (error) {
+    return fail(
+      'queue',
+      `sqlite at ${path} cannot be written (${(error as { code?: string }).code ?? messageOf(error)})`,
+      'set SELFDEBUG_QUEUE_PATH to a file in a folder this user can write to, or create that folder',
+    );
+  }
+}
+
+async function checkRedisQueue(
+  redisUrl: string,
+  ports: DoctorPorts,
+  options: { redis?: boolean },
+): Promise<CheckResult> {
+  const shown = displayRedis(redisUrl);
+  if (options.redis === false) return ok('queue', `redis at ${shown} (not asked)`);
+  try {
+    await ports.pingRedis(redisUrl);
+    return ok('queue', `redis at ${shown} answers`);
+  } catch (error) {
+    return fail(
+      'queue',
+      `redis at ${shown} does not answer (${messageOf(error)})`,
+      'start Redis or fix REDIS_URL (redis://host:6379, with the password if it needs one)',
+    );
   }
 }
 

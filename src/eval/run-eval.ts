@@ -66,35 +66,14 @@ export class ResultsMismatchError extends SelfdebugError {
  */
 export async function runEval(options: EvalOptions): Promise<EvalRun> {
   const { suite, signal } = options;
-  const now = new Date().toISOString();
-  const earlier = options.fresh ? null : await readResults(options.resultsPath);
-  if (earlier) {
-    const difference = identityMismatch(earlier.run, options.identity);
-    if (difference) throw new ResultsMismatchError(options.resultsPath, difference);
-  }
-  const results: ResultsFile = earlier ?? {
-    version: 1,
-    run: options.identity,
-    startedAt: now,
-    updatedAt: now,
-    tasks: [],
-  };
+  const results = await startingResults(options);
   const done = new Set(results.tasks.map((task) => task.name));
   const pending = suite.tasks.filter((task) => !done.has(task.name));
   const total = suite.tasks.length;
   if (pending.length < total) options.onProgress?.({ type: 'resumed', done: total - pending.length, total });
 
   const order = new Map(suite.tasks.map((task, index) => [task.name, index]));
-  let saving = Promise.resolve();
-  const save = (result: TaskResult) => {
-    results.tasks.push(result);
-    results.tasks.sort((a, b) => (order.get(a.name) ?? total) - (order.get(b.name) ?? total));
-    results.updatedAt = new Date().toISOString();
-    // One write at a time, each with everything finished so far.
-    saving = saving.then(() => writeResults(options.resultsPath, results));
-    return saving;
-  };
-
+  const saver = resultsSaver(results, options.resultsPath, { order, total });
   let next = 0;
   const worker = async () => {
     while (next < pending.length && !signal?.aborted) {
@@ -103,13 +82,13 @@ export async function runEval(options: EvalOptions): Promise<EvalRun> {
       options.onProgress?.({ type: 'task-started', task, position, total });
       const result = await runTask(task, options);
       if (result === null) return;
-      await save(result);
+      await saver.save(result);
       options.onProgress?.({ type: 'task-finished', result, position, total });
     }
   };
   const workers = Math.max(1, Math.min(options.concurrency, pending.length));
   await Promise.all(Array.from({ length: workers }, worker));
-  await saving;
+  await saver.saved();
   if (pending.length === 0) await writeResults(options.resultsPath, results);
 
   const finished = new Set(results.tasks.map((task) => task.name));
@@ -117,6 +96,38 @@ export async function runEval(options: EvalOptions): Promise<EvalRun> {
     results,
     missing: suite.tasks.filter((task) => !finished.has(task.name)).map((task) => task.name),
     cancelled: signal?.aborted ?? false,
+  };
+}
+
+/** The earlier results to resume from, when they came from the same settings; else a new file's. */
+async function startingResults(options: EvalOptions): Promise<ResultsFile> {
+  const now = new Date().toISOString();
+  const earlier = options.fresh ? null : await readResults(options.resultsPath);
+  if (earlier) {
+    const difference = identityMismatch(earlier.run, options.identity);
+    if (difference) throw new ResultsMismatchError(options.resultsPath, difference);
+  }
+  return earlier ?? { version: 1, run: options.identity, startedAt: now, updatedAt: now, tasks: [] };
+}
+
+/** Adds each finished task's result in the suite's order (a task no longer in it goes last) and rewrites the file. */
+function resultsSaver(
+  results: ResultsFile,
+  path: string,
+  { order, total }: { order: ReadonlyMap<string, number>; total: number },
+) {
+  let saving = Promise.resolve();
+  return {
+    save: (result: TaskResult): Promise<void> => {
+      results.tasks.push(result);
+      results.tasks.sort((a, b) => (order.get(a.name) ?? total) - (order.get(b.name) ?? total));
+      results.updatedAt = new Date().toISOString();
+      // One write at a time, each with everything finished so far.
+      saving = saving.then(() => writeResults(path, results));
+      return saving;
+    },
+    /** Resolves once every save so far is written. */
+    saved: (): Promise<void> => saving,
   };
 }
 
