@@ -61,19 +61,27 @@ export class FailureListing {
       this.active = false;
       return found;
     }
-    if (shape.indent === this.itemIndent) {
-      if (found.kind === 'summary' || (BANNER_SECTION.test(shape.core) && this.marker !== 'plain')) {
-        // The runner's closing count, or the next `=== section ===`.
-        this.active = false;
-        return found;
-      }
-      if (this.marker === 'plain' || itemMarker(shape.core) === this.marker) {
-        this.sinceItem = 0;
-        this.titleOpen = this.marker === 'numbered' && !shape.core.endsWith(':');
-        return found.weight >= 88 ? found : { kind: 'test', weight: 88 };
-      }
+    if (shape.indent === this.itemIndent) return this.readEntryLine(shape, found);
+    return this.readDetail(shape, found);
+  }
+
+  /** A line at the entries' indentation: the next entry, the list's end, or neither. */
+  private readEntryLine(shape: LineShape, found: LineClass): LineClass {
+    if (found.kind === 'summary' || (BANNER_SECTION.test(shape.core) && this.marker !== 'plain')) {
+      // The runner's closing count, or the next `=== section ===`.
+      this.active = false;
       return found;
     }
+    if (this.marker === 'plain' || itemMarker(shape.core) === this.marker) {
+      this.sinceItem = 0;
+      this.titleOpen = this.marker === 'numbered' && !shape.core.endsWith(':');
+      return found.weight >= 88 ? found : { kind: 'test', weight: 88 };
+    }
+    return found;
+  }
+
+  /** A line indented under an entry: the rest of its title, its message, or what follows. */
+  private readDetail(shape: LineShape, found: LineClass): LineClass {
     this.sinceItem++;
     // Under `___ test ___` entries, indented text is the test's source quoted by the runner.
     if (this.marker === 'banner') return found.weight > 5 ? { kind: 'plain', weight: 5 } : found;

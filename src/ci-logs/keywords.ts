@@ -96,30 +96,7 @@ const ESCAPE = 27;
  * text in place.
  */
 export function opensWithMarker(text: string, start: number, end: number): boolean {
-  let index = start;
-  if (end - index > 20 && text.charCodeAt(index + 4) === 45 && text.charCodeAt(index + 10) === 84) {
-    // The runner writes seven fractional digits, so the text usually starts at a fixed column.
-    if (text.charCodeAt(index + 27) === 90 && text.charCodeAt(index + 28) === SPACE) index += 29;
-    else {
-      const space = text.indexOf(' ', index + 19);
-      if (space !== -1 && space < end && space - index <= 40) index = space + 1;
-    }
-  }
-  for (;;) {
-    while (index < end && (text.charCodeAt(index) === SPACE || text.charCodeAt(index) === TAB)) index++;
-    if (index >= end || text.charCodeAt(index) !== ESCAPE) break;
-    const kind = text.charCodeAt(index + 1);
-    if (kind === 91 /* [ */) {
-      index += 2;
-      while (index < end && (text.charCodeAt(index) < 0x40 || text.charCodeAt(index) > 0x7e)) index++;
-      index++;
-    } else if (kind === 95 /* _ */) {
-      // Buildkite's `ESC _bk;t=1700000000000 BEL` timestamp.
-      const bell = text.indexOf('\x07', index);
-      if (bell === -1 || bell >= end) break;
-      index = bell + 1;
-    } else break;
-  }
+  let index = afterBlanksAndColours(text, afterActionsTimestamp(text, start, end), end);
   if (index >= end) return false;
   index = afterClock(text, index, end);
   const code = text.charCodeAt(index);
@@ -143,6 +120,36 @@ export function opensWithMarker(text: string, start: number, end: number): boole
     for (const word of OPENERS_BY_CHARACTER[code]!) if (text.startsWith(word, index)) return true;
   }
   return opensWithPlace(text, index, end);
+}
+
+/** Past the timestamp Actions writes before each line (`2024-01-01T10:00:00.0000000Z `), if any. */
+function afterActionsTimestamp(text: string, start: number, end: number): number {
+  if (end - start <= 20 || text.charCodeAt(start + 4) !== 45 || text.charCodeAt(start + 10) !== 84)
+    return start;
+  // The runner writes seven fractional digits, so the text usually starts at a fixed column.
+  if (text.charCodeAt(start + 27) === 90 && text.charCodeAt(start + 28) === SPACE) return start + 29;
+  const space = text.indexOf(' ', start + 19);
+  return space !== -1 && space < end && space - start <= 40 ? space + 1 : start;
+}
+
+/** Past blanks, ANSI colour codes and Buildkite's timestamps, in any order. */
+function afterBlanksAndColours(text: string, start: number, end: number): number {
+  let index = start;
+  for (;;) {
+    while (index < end && (text.charCodeAt(index) === SPACE || text.charCodeAt(index) === TAB)) index++;
+    if (index >= end || text.charCodeAt(index) !== ESCAPE) return index;
+    const kind = text.charCodeAt(index + 1);
+    if (kind === 91 /* [ */) {
+      index += 2;
+      while (index < end && (text.charCodeAt(index) < 0x40 || text.charCodeAt(index) > 0x7e)) index++;
+      index++;
+    } else if (kind === 95 /* _ */) {
+      // Buildkite's `ESC _bk;t=1700000000000 BEL` timestamp.
+      const bell = text.indexOf('\x07', index);
+      if (bell === -1 || bell >= end) return index;
+      index = bell + 1;
+    } else return index;
+  }
 }
 
 function isDigit(code: number): boolean {

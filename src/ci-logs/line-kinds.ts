@@ -152,6 +152,14 @@ export function classify(shape: LineShape, flagged = true): LineClass {
   if (OPENS_SUMMARY[first] === 1 && SUMMARY.test(core)) return SUMMARY_LINE;
   if (first === 69 /* E */ && PYTEST_DETAIL.test(core)) return PYTEST_E;
   if (core.includes('_test.go:') && GO_TEST_MESSAGE.test(core)) return GO_MESSAGE;
+  return classifyProblem(core, tag, first, flagged);
+}
+
+/**
+ * A line that names no verdict and no summary: an error that explains, an assertion's
+ * details, a warning, or only flagged. Takes the line's parts, as it runs on every flagged line.
+ */
+function classifyProblem(core: string, tag: string, first: number, flagged: boolean): LineClass {
   const error = core.includes('rror');
   if ((error && DIAGNOSTIC.test(core)) || (tag === 'ERROR' && JAVAC_DIAGNOSTIC.test(core))) return DIAGNOSED;
   if (OPENS_PLACE[first] === 1 && PLACED_MESSAGE.test(core))

@@ -149,26 +149,31 @@ export class LineSplitter {
         continue;
       }
       // A `\r` inside this line: walk its segments one break at a time.
-      const end = nextReturn;
       this.count++;
-      const flagged = (nextHit !== -1 && nextHit < end) || this.opens(text, position, end);
-      if (end + 1 < length && text.charCodeAt(end + 1) === LF) {
-        this.endRun(text, position, end, this.count, flagged);
-        position = end + 2;
-      } else {
-        if (end > position) {
-          // GitLab's `section_start:…` and Travis's `travis_fold:…` markers end with `\r` and a clear:
-          // they are structure, not a redrawn state, so they are delivered on their own.
-          if (isStructureSegment(text, position, end))
-            this.handler.line(text, position, end, this.count, true);
-          else this.pending = { raw: text.slice(position, end), number: this.count, flagged };
-        }
-        position = end + 1;
-        if (position === length && !last) this.afterCarriageReturn = true;
-      }
+      const flagged = (nextHit !== -1 && nextHit < nextReturn) || this.opens(text, position, nextReturn);
+      position = this.endSegment(text, position, nextReturn, flagged, last);
       nextReturn = text.indexOf('\r', position);
     }
     if (last) this.closeRun();
+  }
+
+  /**
+   * A segment ended by the `\r` at `end`: the run's end when a `\n` follows, else a redrawn
+   * state kept until the run ends. Returns where the next segment starts.
+   */
+  private endSegment(text: string, start: number, end: number, flagged: boolean, last: boolean): number {
+    if (end + 1 < text.length && text.charCodeAt(end + 1) === LF) {
+      this.endRun(text, start, end, this.count, flagged);
+      return end + 2;
+    }
+    if (end > start) {
+      // GitLab's `section_start:…` and Travis's `travis_fold:…` markers end with `\r` and a clear:
+      // they are structure, not a redrawn state, so they are delivered on their own.
+      if (isStructureSegment(text, start, end)) this.handler.line(text, start, end, this.count, true);
+      else this.pending = { raw: text.slice(start, end), number: this.count, flagged };
+    }
+    if (end + 1 === text.length && !last) this.afterCarriageReturn = true;
+    return end + 1;
   }
 
   /** A segment ended by `\n` or `\r\n`: deliver it, or the run's last non-empty segment. */

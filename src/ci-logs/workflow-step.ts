@@ -77,15 +77,7 @@ export function recoverFailingStep(files: WorkflowFiles, query: StepQuery): Reco
   if (!failed) return null;
   const { workflow, job, matrix } = failed;
   let index = failed.failing;
-  if (index === -1 && query.logStep) {
-    // A title no top-level step has may be an inner step of a local composite action.
-    index = job.steps.findIndex((step) => {
-      const composite = localComposite(step, files.actions);
-      if (composite === null) return false;
-      const inputs = inputsOf(composite.action, step, matrix, new Set());
-      return findInnerStep(composite.action, query.logStep ?? null, { matrix, inputs }, true) !== null;
-    });
-  }
+  if (index === -1 && query.logStep) index = findCompositeHolding(job, query.logStep, files.actions, matrix);
   if (index === -1) return null;
   const step = job.steps[index]!;
   const unresolved = new Set<string>();
@@ -95,26 +87,58 @@ export function recoverFailingStep(files: WorkflowFiles, query: StepQuery): Reco
     workingDirectory:
       step.workingDirectory ?? job.defaults.workingDirectory ?? workflow.defaults.workingDirectory,
   };
-  const composite = localComposite(step, files.actions);
-  if (composite) {
-    const inputs = inputsOf(composite.action, step, matrix, unresolved);
-    const context = { matrix, inputs };
-    const inner = findInnerStep(composite.action, query.logStep ?? null, context);
-    if (inner) {
-      return {
-        ...describe(job, inner, query, { ...outer.env, ...inner.env }, context, unresolved),
-        shell: inner.shell,
-        workingDirectory:
-          inner.workingDirectory === null ? null : substitute(inner.workingDirectory, context, unresolved),
-        composite: composite.path,
-      };
-    }
-  }
+  const inner = recoverInnerStep(job, step, query, files.actions, { matrix, env: outer.env, unresolved });
+  if (inner) return inner;
   return {
     ...describe(job, step, query, outer.env, { matrix }, unresolved),
     shell: outer.shell,
     workingDirectory:
       outer.workingDirectory === null ? null : substitute(outer.workingDirectory, { matrix }, unresolved),
+  };
+}
+
+/** A title no top-level step has may be an inner step of a local composite action: the step that holds it. */
+function findCompositeHolding(
+  job: WorkflowJob,
+  logStep: string,
+  actions: Record<string, string> | undefined,
+  matrix: Record<string, string>,
+): number {
+  return job.steps.findIndex((step) => {
+    const composite = localComposite(step, actions);
+    if (composite === null) return false;
+    const inputs = inputsOf(composite.action, step, matrix, new Set());
+    return findInnerStep(composite.action, logStep, { matrix, inputs }, true) !== null;
+  });
+}
+
+/** What the failing step's outer values become inside it. */
+interface OuterScope {
+  matrix: Record<string, string>;
+  env: Record<string, string>;
+  unresolved: Set<string>;
+}
+
+/** When the failing step runs a local composite action: the inner step that failed, described. */
+function recoverInnerStep(
+  job: WorkflowJob,
+  step: WorkflowStep,
+  query: StepQuery,
+  actions: Record<string, string> | undefined,
+  { matrix, env, unresolved }: OuterScope,
+): RecoveredStep | null {
+  const composite = localComposite(step, actions);
+  if (!composite) return null;
+  const inputs = inputsOf(composite.action, step, matrix, unresolved);
+  const context = { matrix, inputs };
+  const inner = findInnerStep(composite.action, query.logStep ?? null, context);
+  if (!inner) return null;
+  return {
+    ...describe(job, inner, query, { ...env, ...inner.env }, context, unresolved),
+    shell: inner.shell,
+    workingDirectory:
+      inner.workingDirectory === null ? null : substitute(inner.workingDirectory, context, unresolved),
+    composite: composite.path,
   };
 }
 
