@@ -23,6 +23,7 @@ export async function replaceDirectoryContents<T>(
       if (!keep.includes(entry)) await rename(join(staging, entry), join(target, entry));
     return filled;
   } finally {
-    await rm(staging, { recursive: true, force: true });
+    // Retried: a writer that failed may still have a write landing in staging (ENOTEMPTY).
+    await rm(staging, { recursive: true, force: true, maxRetries: 5 });
   }
 }

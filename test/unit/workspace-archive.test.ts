@@ -146,4 +146,18 @@ describe('extractWorkspace', () => {
     );
     expect((await readdir(dest)).length).toBeLessThanOrEqual(10);
   });
+
+  it('writes nothing of the entry past the cap, so the caller can remove the folder at once', async () => {
+    // The copy-back removes its staging folder as soon as the extraction fails; an entry written
+    // after that (a folder made on the way to it) made that removal fail with ENOTEMPTY.
+    const dest = await tempDir();
+    const first = Array.from({ length: 10 }, (_, index) => ({ name: `workspace/f${index}` }));
+    const many = craftedTar([...first, { name: 'workspace/late/deep/file.txt', body: 'late' }]);
+    await expect(extractWorkspace(many, dest, { ...LIMITS, maxEntries: 10 })).rejects.toBeInstanceOf(
+      ArchiveTooManyEntriesError,
+    );
+    expect((await readdir(dest, { recursive: true })).sort()).toEqual(
+      first.map((entry) => entry.name.slice('workspace/'.length)).sort(),
+    );
+  });
 });

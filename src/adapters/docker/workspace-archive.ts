@@ -41,6 +41,7 @@ export async function extractWorkspace(
   const entries = new EntryCheck();
   const skipped = new WeakSet<object>();
   let count = 0;
+  let tooMany = false;
   const extract = tar.extract(dest, {
     chown: false,
     validateSymlinks: false,
@@ -48,11 +49,18 @@ export async function extractWorkspace(
     map: (header) => {
       count += 1;
       if (count > limits.maxEntries) {
-        extract.destroy(
-          new ArchiveTooManyEntriesError(
+        // Skipped, so tar-fs writes nothing more: it writes an entry it mapped even after a destroy,
+        // and that write raced the caller's removal of the folder (ENOTEMPTY). The destroy waits a
+        // tick since tar-fs moves on to the next entry at once, which a destroyed stream throws on.
+        if (!tooMany) {
+          tooMany = true;
+          const error = new ArchiveTooManyEntriesError(
             `the workspace archive holds more than ${limits.maxEntries} entries`,
-          ),
-        );
+          );
+          process.nextTick(() => extract.destroy(error));
+        }
+        skipped.add(header);
+        return header;
       }
       const mapped = entries.check(header as Header);
       if (mapped === null) {
