@@ -1,5 +1,8 @@
 import type { Candidate, CandidateStore } from './candidate-store.js';
 
+// Called as `charCodeAt.call(text, i)`: see "String methods" in docs/ci-logs.md for why.
+const { trim } = String.prototype;
+
 /** The last lines of a step, oldest first, with the step's index. */
 export interface StepEnd {
   step: number;
@@ -144,7 +147,7 @@ function takeContext(
       if (!chosen.has(hit.number)) continue;
       for (const number of [hit.number - distance, hit.number + distance]) {
         const line = known.get(number);
-        if (line !== undefined && line.step === hit.step && line.text.trim().length > 0)
+        if (line !== undefined && line.step === hit.step && trim.call(line.text).length > 0)
           chosen.take(number, line.text);
       }
     }

@@ -1,5 +1,8 @@
 import { type CiMarker, type CiSystem, type Detected, exitCodeOf, type StepPhase } from './ci-format.js';
 
+// Called as `charCodeAt.call(text, i)`: see "String methods" in docs/ci-logs.md for why.
+const { charCodeAt, startsWith, trim } = String.prototype;
+
 /**
  * Reads the markers ci-format.ts describes. Every line a reader can know opens
  * with one of a few characters, so readers are filed by that character and a
@@ -15,7 +18,7 @@ type Reader = (text: string, system: CiSystem, echoed: boolean) => Detected | nu
  * opens a `travis_time:` span right before it), not a tool such as yarn.
  */
 export function ciMarker(text: string, system: CiSystem, echoed = false): Detected | null {
-  const first = text.charCodeAt(0);
+  const first = charCodeAt.call(text, 0);
   const readers = READERS[first] ?? (first > 0x7f ? NON_ASCII : NONE);
   for (const read of readers) {
     const found = read(text, system, echoed);
@@ -43,7 +46,7 @@ const AZURE_SETUP = /^(?:Initialize job|Initialize containers|Checkout\b|Pre-job
 const AZURE_POST = /^(?:Post-job:|Finalize Job|Finalize job)/;
 
 function actionsMarker(text: string, system: CiSystem): Detected | null {
-  if (text.charCodeAt(1) !== 35) return null;
+  if (charCodeAt.call(text, 1) !== 35) return null;
   const match = ACTIONS_MARKER.exec(text);
   if (!match) return null;
   const [, command = '', message = ''] = match;
@@ -51,14 +54,14 @@ function actionsMarker(text: string, system: CiSystem): Detected | null {
   switch (command) {
     case 'group':
       return detected(
-        message.startsWith('Run ')
-          ? { kind: 'step', title: message.trim(), phase: 'run', header: true }
+        startsWith.call(message, 'Run ')
+          ? { kind: 'step', title: trim.call(message), phase: 'run', header: true }
           : { kind: 'group' },
         actions,
       );
     case 'section': {
       // Azure Pipelines writes `##[section]Starting: <task>` where Actions writes a group.
-      if (!message.startsWith('Starting: ')) return detected({ kind: 'quiet' }, 'azure-pipelines');
+      if (!startsWith.call(message, 'Starting: ')) return detected({ kind: 'quiet' }, 'azure-pipelines');
       const title = message.slice(10).trim();
       return detected(step(title, phaseOf(title, AZURE_SETUP, AZURE_POST)), 'azure-pipelines');
     }
@@ -84,7 +87,7 @@ const postJobCleanup: Reader = (text, system) =>
   text === 'Post job cleanup.' ? detected({ kind: 'epilogue' }, system) : null;
 
 const orphanCleanup: Reader = (text, system) =>
-  text.startsWith('Cleaning up orphan processes') ? detected({ kind: 'epilogue' }, system) : null;
+  startsWith.call(text, 'Cleaning up orphan processes') ? detected({ kind: 'epilogue' }, system) : null;
 
 // GitLab CI.
 const GITLAB_SECTION = /^section_(start|end):\d+:([\w.-]+)/;
@@ -104,7 +107,7 @@ function gitlabSection(text: string): Detected | null {
 }
 
 const gitlabScriptStage: Reader = (text, system) =>
-  system === 'gitlab' && text.startsWith('Executing "step_script" stage')
+  system === 'gitlab' && startsWith.call(text, 'Executing "step_script" stage')
     ? detected(step('step_script', 'run'), system)
     : null;
 
@@ -119,16 +122,16 @@ const gitlabCleanup: Reader = (text, system) =>
 
 // GitLab's first line, and its after_script, in logs with or without their section markers.
 function gitlabRunner(text: string, system: CiSystem): Detected | null {
-  if (text.startsWith('Running with gitlab-runner')) return detected({ kind: 'quiet' }, 'gitlab');
-  if (system === 'gitlab' && text.startsWith('Running after_script'))
+  if (startsWith.call(text, 'Running with gitlab-runner')) return detected({ kind: 'quiet' }, 'gitlab');
+  if (system === 'gitlab' && startsWith.call(text, 'Running after_script'))
     return detected(step('after_script', 'post'), system);
   return null;
 }
 
 /** The shell's echo of a command: a step of its own where the runner echoes each command of the script. */
 const shellEcho: Reader = (text, system, echoed) =>
-  text.charCodeAt(1) === 32 && echoed && (system === 'gitlab' || system === 'travis')
-    ? detected(step(text.trim(), 'run'), system)
+  charCodeAt.call(text, 1) === 32 && echoed && (system === 'gitlab' || system === 'travis')
+    ? detected(step(trim.call(text), 'run'), system)
     : null;
 
 // Travis CI.
@@ -172,7 +175,7 @@ const JENKINS_SCRIPT_EXIT = /^ERROR: script returned exit code (-?\d+)/;
 const JENKINS_FINISHED = /^Finished: ([A-Z_]+)$/;
 
 function jenkinsPipeline(text: string): Detected | null {
-  if (!text.startsWith('[Pipeline] ')) return null;
+  if (!startsWith.call(text, '[Pipeline] ')) return null;
   const stage = JENKINS_STAGE.exec(text);
   if (!stage) return detected({ kind: 'quiet' }, 'jenkins');
   const title = stage[1] ?? '';
@@ -193,7 +196,7 @@ function jenkinsFinished(text: string, system: CiSystem): Detected | null {
 }
 
 const jenkinsSkipped: Reader = (text, system) =>
-  system === 'jenkins' && text.startsWith('Stage "') && text.includes('" skipped due to')
+  system === 'jenkins' && startsWith.call(text, 'Stage "') && text.includes('" skipped due to')
     ? detected({ kind: 'skipped' }, system)
     : null;
 
@@ -201,7 +204,7 @@ const jenkinsSkipped: Reader = (text, system) =>
 const CIRCLE_EXIT = /^(?:Exited with code (?:exit status )?|CircleCI received exit code )(-?\d+)/;
 
 const circleStep: Reader = (text) =>
-  text.startsWith('#!/bin/bash -eo pipefail') || text.startsWith('#!/bin/sh -eo pipefail')
+  startsWith.call(text, '#!/bin/bash -eo pipefail') || startsWith.call(text, '#!/bin/sh -eo pipefail')
     ? detected({ kind: 'step', title: null, phase: 'run', titleNext: true }, 'circleci')
     : null;
 
@@ -211,7 +214,7 @@ function circleExit(text: string): Detected | null {
 }
 
 const circleNoOutput: Reader = (text, system) =>
-  text.startsWith('Too long with no output')
+  startsWith.call(text, 'Too long with no output')
     ? detected({ kind: 'error', exitCode: null }, or(system, 'circleci'))
     : null;
 
@@ -226,7 +229,7 @@ const BUILDKITE_ERROR = /^(?:\S+ )?Error: The command exited with status (-?\d+)
 
 /** `~~~ ` opens a Buildkite group in any log; `--- ` and `+++ ` (diff headers elsewhere) only in Buildkite's. */
 function buildkiteGroup(text: string, system: CiSystem): Detected | null {
-  const first = text.charCodeAt(0);
+  const first = charCodeAt.call(text, 0);
   if (first !== 126 && system !== 'buildkite') return null;
   // Not go test's verdicts (`--- FAIL: TestX`) nor a diff's headers (`--- a/file`).
   if (first === 45 && GO_VERDICT.test(text)) return null;
@@ -238,7 +241,9 @@ function buildkiteGroup(text: string, system: CiSystem): Detected | null {
 
 /** Buildkite: expand the group before, which holds the failure. */
 const buildkiteExpand: Reader = (text) =>
-  text.startsWith('^^^ +++') ? detected({ kind: 'error', exitCode: null, silent: true }, 'buildkite') : null;
+  startsWith.call(text, '^^^ +++')
+    ? detected({ kind: 'error', exitCode: null, silent: true }, 'buildkite')
+    : null;
 
 /** The agent's own error, after the emoji it opens with. */
 function buildkiteError(text: string): Detected | null {
@@ -273,5 +278,5 @@ for (const [opening, readers] of [
   ['-', [buildkiteGroup]],
   ['+', [buildkiteGroup]],
 ] as const) {
-  READERS[opening.charCodeAt(0)] = readers;
+  READERS[charCodeAt.call(opening, 0)] = readers;
 }

@@ -1,6 +1,9 @@
 import type { LineClass } from './line-kinds.js';
 import { codeFrameWeight, frameOrigin, type LineShape } from './line-shape.js';
 
+// Called as `charCodeAt.call(text, i)`: see "String methods" in docs/ci-logs.md for why.
+const { startsWith } = String.prototype;
+
 /** After an error line, this many more lines are read closely (stack frames, messages). */
 const FOLLOW_LINES = 3;
 const MAX_FOLLOWED_FRAMES = 16;
@@ -40,7 +43,7 @@ export class CloseReading {
   /** The weight of line `number`, classified as `found`, as a frame or by what it follows. */
   weigh(shape: LineShape, found: LineClass, number: number): number {
     const origin = found.weight < 50 ? frameOrigin(shape.core) : null;
-    if (origin) return this.frame(origin, shape.core.startsWith('File "'), number);
+    if (origin) return this.frame(origin, startsWith.call(shape.core, 'File "'), number);
     if (shape.core.length > 0 && number !== this.lastFrame + 1) {
       this.traceFrames = 0;
       this.traceRepositoryFrames = 0;

@@ -11,6 +11,9 @@ import type { LineHandler } from './log-lines.js';
 import { type LogExcerpt, selectLines } from './select-lines.js';
 import { StepEnds } from './step-ends.js';
 
+// Called as `charCodeAt.call(text, i)`: see "String methods" in docs/ci-logs.md for why.
+const { charCodeAt, trim } = String.prototype;
+
 /**
  * Reads a log line by line (see LineSplitter) and keeps what may explain the
  * failure: scored candidate lines in a bounded store, a few recent lines for
@@ -134,7 +137,7 @@ export class ExcerptBuilder implements LineHandler {
       this.addFromRing(number - back, Math.min(30, weight * 0.3) - back, step, attached);
     }
     // A `___ test ___` banner opens the runner's quote of the test's source: no context worth following.
-    const banner = core.charCodeAt(0) === 95;
+    const banner = charCodeAt.call(core, 0) === 95;
     // A verdict's message follows it after a blank line or two (jest: `expect(…)`, `Expected:`, `Received:`).
     const after = core === '* What went wrong:' ? 4 : banner ? 0 : found.kind === 'test' ? 6 : 2;
     const afterWeight = core === '* What went wrong:' ? 70 : Math.min(35, weight * 0.4);
@@ -145,7 +148,7 @@ export class ExcerptBuilder implements LineHandler {
     const raw = this.ends.recent(number);
     if (raw === null || !this.store.admits(weight)) return;
     const text = stripLine(raw);
-    if (text.trim().length === 0 || ciMarker(text, this.job.system) !== null) return;
+    if (trim.call(text).length === 0 || ciMarker(text, this.job.system) !== null) return;
     this.store.add({ number, text: showLine(text), weight, kind: 'plain', step, attached });
   }
 

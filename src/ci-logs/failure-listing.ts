@@ -1,6 +1,9 @@
 import { type ItemMarker, itemMarker, type LineClass } from './line-kinds.js';
 import type { LineShape } from './line-shape.js';
 
+// Called as `charCodeAt.call(text, i)`: see "String methods" in docs/ci-logs.md for why.
+const { endsWith } = String.prototype;
+
 /**
  * The list of failures a runner prints at the end (`Failures:`, `3 failing`,
  * `=== FAILURES ===`, `Summary of all failing tests`, `Failures (38):`).
@@ -74,7 +77,7 @@ export class FailureListing {
     }
     if (this.marker === 'plain' || itemMarker(shape.core) === this.marker) {
       this.sinceItem = 0;
-      this.titleOpen = this.marker === 'numbered' && !shape.core.endsWith(':');
+      this.titleOpen = this.marker === 'numbered' && !endsWith.call(shape.core, ':');
       return found.weight >= 88 ? found : { kind: 'test', weight: 88 };
     }
     return found;
@@ -86,7 +89,7 @@ export class FailureListing {
     // Under `___ test ___` entries, indented text is the test's source quoted by the runner.
     if (this.marker === 'banner') return found.weight > 5 ? { kind: 'plain', weight: 5 } : found;
     if (this.titleOpen && this.sinceItem <= 3) {
-      if (shape.core.endsWith(':')) this.titleOpen = false;
+      if (endsWith.call(shape.core, ':')) this.titleOpen = false;
       return found.weight >= 85 ? found : { kind: 'test', weight: 85 };
     }
     if (this.sinceItem <= 2) {

@@ -3,6 +3,9 @@ import { ciMarker } from './ci-markers.js';
 import { showLine } from './line-text.js';
 import { newStep, type StepRecord } from './select-lines.js';
 
+// Called as `charCodeAt.call(text, i)`: see "String methods" in docs/ci-logs.md for why.
+const { startsWith, trim } = String.prototype;
+
 /** GitLab's runner paints the commands it echoes green; tools echoing `$ cmd` (yarn) do not. */
 const GITLAB_ECHO = '\x1b[32;1m$ ';
 const HEADER_LIMIT = 200;
@@ -57,7 +60,7 @@ export class JobSteps {
     if (detected === null) return null;
     // The first system seen names the log's format; Azure writes Actions' markers too.
     if (this.system === 'generic' || detected.system === 'azure-pipelines') this.system = detected.system;
-    this.afterTimeStart = text.startsWith('travis_time:start:');
+    this.afterTimeStart = startsWith.call(text, 'travis_time:start:');
     return detected.marker;
   }
 
@@ -119,9 +122,9 @@ export class JobSteps {
 
   /** CircleCI: the first line after the step's shebang is its command, and its title. */
   private readTitle(text: string): void {
-    if (text.trim().length === 0) return;
+    if (trim.call(text).length === 0) return;
     this.titleNext = false;
-    this.current.title = showLine(text.trim());
+    this.current.title = showLine(trim.call(text));
     this.current.script.push(this.current.title);
   }
 

@@ -1,3 +1,6 @@
+// Called as `charCodeAt.call(text, i)`: see "String methods" in docs/ci-logs.md for why.
+const { charCodeAt, startsWith } = String.prototype;
+
 /**
  * How the splitter decides which lines are worth reading closely, before any
  * line is split out: a few words searched over whole windows of latin1 text,
@@ -78,11 +81,11 @@ const OPENERS_BY_CHARACTER: (string[] | undefined)[] = [];
  */
 const OPENER_PAIRS = new Uint8Array(1 << 16);
 for (const word of OPENERS) {
-  const code = word.charCodeAt(0);
+  const code = charCodeAt.call(word, 0);
   const words = OPENERS_BY_CHARACTER[code] ?? [];
   words.push(word);
   OPENERS_BY_CHARACTER[code] = words;
-  OPENER_PAIRS[(code << 8) | word.charCodeAt(1)] = 1;
+  OPENER_PAIRS[(code << 8) | charCodeAt.call(word, 1)] = 1;
 }
 
 const SPACE = 32;
@@ -99,16 +102,19 @@ export function opensWithMarker(text: string, start: number, end: number): boole
   let index = afterBlanksAndColours(text, afterActionsTimestamp(text, start, end), end);
   if (index >= end) return false;
   index = afterClock(text, index, end);
-  const code = text.charCodeAt(index);
-  const next = text.charCodeAt(index + 1);
+  const code = charCodeAt.call(text, index);
+  const next = charCodeAt.call(text, index + 1);
   if (code === 58) return next === code;
-  if (code === 35 && next === code) return text.charCodeAt(index + 2) === 91;
-  if (code === 69 /* E */ && (next === SPACE || (next === 58 && text.charCodeAt(index + 2) === SPACE))) {
+  if (code === 35 && next === code) return charCodeAt.call(text, index + 2) === 91;
+  if (
+    code === 69 /* E */ &&
+    (next === SPACE || (next === 58 && charCodeAt.call(text, index + 2) === SPACE))
+  ) {
     return true;
   }
   // UTF-8 of U+25CF ●, U+2715–2718 ✕✖✗✘, U+274C ❌ and U+00D7 ×, read as latin1.
   if (code === 0xe2) {
-    const third = text.charCodeAt(index + 2);
+    const third = charCodeAt.call(text, index + 2);
     return (
       (next === 0x97 && third === 0x8f) ||
       (next === 0x9c && third >= 0x95 && third <= 0x98) ||
@@ -117,17 +123,22 @@ export function opensWithMarker(text: string, start: number, end: number): boole
   }
   if (code === 0xc3) return next === 0x97;
   if (OPENER_PAIRS[((code << 8) | next) & 0xffff] === 1) {
-    for (const word of OPENERS_BY_CHARACTER[code]!) if (text.startsWith(word, index)) return true;
+    for (const word of OPENERS_BY_CHARACTER[code]!) if (startsWith.call(text, word, index)) return true;
   }
   return opensWithPlace(text, index, end);
 }
 
 /** Past the timestamp Actions writes before each line (`2024-01-01T10:00:00.0000000Z `), if any. */
 function afterActionsTimestamp(text: string, start: number, end: number): number {
-  if (end - start <= 20 || text.charCodeAt(start + 4) !== 45 || text.charCodeAt(start + 10) !== 84)
+  if (
+    end - start <= 20 ||
+    charCodeAt.call(text, start + 4) !== 45 ||
+    charCodeAt.call(text, start + 10) !== 84
+  )
     return start;
   // The runner writes seven fractional digits, so the text usually starts at a fixed column.
-  if (text.charCodeAt(start + 27) === 90 && text.charCodeAt(start + 28) === SPACE) return start + 29;
+  if (charCodeAt.call(text, start + 27) === 90 && charCodeAt.call(text, start + 28) === SPACE)
+    return start + 29;
   const space = text.indexOf(' ', start + 19);
   return space !== -1 && space < end && space - start <= 40 ? space + 1 : start;
 }
@@ -136,12 +147,14 @@ function afterActionsTimestamp(text: string, start: number, end: number): number
 function afterBlanksAndColours(text: string, start: number, end: number): number {
   let index = start;
   for (;;) {
-    while (index < end && (text.charCodeAt(index) === SPACE || text.charCodeAt(index) === TAB)) index++;
-    if (index >= end || text.charCodeAt(index) !== ESCAPE) return index;
-    const kind = text.charCodeAt(index + 1);
+    while (index < end && (charCodeAt.call(text, index) === SPACE || charCodeAt.call(text, index) === TAB))
+      index++;
+    if (index >= end || charCodeAt.call(text, index) !== ESCAPE) return index;
+    const kind = charCodeAt.call(text, index + 1);
     if (kind === 91 /* [ */) {
       index += 2;
-      while (index < end && (text.charCodeAt(index) < 0x40 || text.charCodeAt(index) > 0x7e)) index++;
+      while (index < end && (charCodeAt.call(text, index) < 0x40 || charCodeAt.call(text, index) > 0x7e))
+        index++;
       index++;
     } else if (kind === 95 /* _ */) {
       // Buildkite's `ESC _bk;t=1700000000000 BEL` timestamp.
@@ -162,24 +175,24 @@ function isDigit(code: number): boolean {
  */
 function afterClock(text: string, start: number, end: number): number {
   let index = start;
-  const first = text.charCodeAt(index);
-  if (first === 91 /* [ */ && isDigit(text.charCodeAt(index + 1))) {
+  const first = charCodeAt.call(text, index);
+  if (first === 91 /* [ */ && isDigit(charCodeAt.call(text, index + 1))) {
     const close = text.indexOf(']', index);
     if (close === -1 || close >= end || close - index > 40) return start;
     index = close + 1;
-    if (text.charCodeAt(index) === SPACE) index++;
+    if (charCodeAt.call(text, index) === SPACE) index++;
     return index;
   }
-  if (!isDigit(first) || !isDigit(text.charCodeAt(index + 1))) return start;
-  const third = text.charCodeAt(index + 2);
-  if (third === 58 /* : */ && text.charCodeAt(index + 5) === 58) {
+  if (!isDigit(first) || !isDigit(charCodeAt.call(text, index + 1))) return start;
+  const third = charCodeAt.call(text, index + 2);
+  if (third === 58 /* : */ && charCodeAt.call(text, index + 5) === 58) {
     const space = text.indexOf(' ', index);
     return space === -1 || space >= end || space - index > 16 ? start : space + 1;
   }
   if (third === 79 || third === 69 /* O E */) {
     index += 3;
-    if (text.charCodeAt(index) === 43 /* + */) index++;
-    return text.charCodeAt(index) === SPACE ? index + 1 : start;
+    if (charCodeAt.call(text, index) === 43 /* + */) index++;
+    return charCodeAt.call(text, index) === SPACE ? index + 1 : start;
   }
   return start;
 }
@@ -206,16 +219,16 @@ const MAX_PATH = 200;
  */
 function opensWithPlace(text: string, start: number, end: number): boolean {
   // Most lines open with a blank, a bracket or a symbol: no path, and no search for a colon.
-  const opening = text.charCodeAt(start);
+  const opening = charCodeAt.call(text, start);
   if (PATH_CHARACTERS[opening] !== 1 && opening !== 46 /* . */) return false;
   // A native search for the colon first: most lines have none near their start, or no digit after it.
   const colon = text.indexOf(':', start);
   if (colon === -1 || colon >= end || colon - start > MAX_PATH || colon === start) return false;
-  const digit = text.charCodeAt(colon + 1);
+  const digit = charCodeAt.call(text, colon + 1);
   if (digit < 48 || digit > 57) return false;
   let dot = false;
   for (let index = start; index < colon; index++) {
-    const code = text.charCodeAt(index);
+    const code = charCodeAt.call(text, index);
     if (code === 46 /* . */) dot = true;
     else if (PATH_CHARACTERS[code] !== 1) return false;
   }

@@ -1,6 +1,9 @@
 import type { LineShape } from './line-shape.js';
 import { latin1 } from './log-lines.js';
 
+// Called as `charCodeAt.call(text, i)`: see "String methods" in docs/ci-logs.md for why.
+const { charCodeAt, startsWith, trimEnd } = String.prototype;
+
 /**
  * What one line says about a failure, and how much it is worth keeping.
  *
@@ -106,7 +109,7 @@ const GENERIC_FAILURE =
  */
 function opening(characters: string): Uint8Array {
   const table = new Uint8Array(256);
-  for (const character of characters) table[character.charCodeAt(0)] = 1;
+  for (const character of characters) table[charCodeAt.call(character, 0)] = 1;
   return table;
 }
 const DIGITS = '0123456789';
@@ -128,7 +131,7 @@ const OPENS_EXPECTATION = opening('ERAera-+');
 export function classify(shape: LineShape, flagged = true): LineClass {
   const { core, tag } = shape;
   if (core.length === 0) return PLAIN;
-  const first = core.charCodeAt(0);
+  const first = charCodeAt.call(core, 0);
   const counts = core.includes('Tests run:');
   if (tag === 'INFO' || tag === 'WARNING' || tag === 'WARN') {
     if (counts) return junitCounts(core);
@@ -138,13 +141,13 @@ export function classify(shape: LineShape, flagged = true): LineClass {
   const verdictLast =
     (core.includes('FAIL') || core.includes('ERROR') || core.includes('<<<')) && VERDICT_LAST.test(core);
   if (verdictLast || (OPENS_VERDICT[first] === 1 && VERDICT_FIRST.test(core))) {
-    if (core.startsWith('> Task ') || core.startsWith('BUILD ')) return TASK_FAILED;
+    if (startsWith.call(core, '> Task ') || startsWith.call(core, 'BUILD ')) return TASK_FAILED;
     if (counts) return junitCounts(core);
     return TEST;
   }
   if (first > 0x7f && BULLET.test(core)) {
-    if (core.startsWith(CONSOLE_BULLET)) return PLAIN;
-    return core.startsWith(LINT_TOTAL) ? SUMMARY_LINE : TEST;
+    if (startsWith.call(core, CONSOLE_BULLET)) return PLAIN;
+    return startsWith.call(core, LINT_TOTAL) ? SUMMARY_LINE : TEST;
   }
   if ((first === 95 || first === 45) && BANNER.test(core)) return TEST_BANNER;
   if (OPENS_STATUS[first] === 1 && STATUS_ONLY.test(core)) return BARE_VERDICT;
@@ -223,7 +226,7 @@ const BANNER_EDGES = /^=+ | =+$/g;
 /** Whether a line opens a list of failures that a runner prints at the end. */
 export function isListingHeader(core: string): boolean {
   if (core.length > 120) return false;
-  if (core.charCodeAt(0) === 61 /* = */) return BANNER_HEADER.test(core.replace(BANNER_EDGES, ''));
-  const title = core.trimEnd();
+  if (charCodeAt.call(core, 0) === 61 /* = */) return BANNER_HEADER.test(core.replace(BANNER_EDGES, ''));
+  const title = trimEnd.call(core);
   return title.length < 50 && LISTING_HEADER.test(title);
 }

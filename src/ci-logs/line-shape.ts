@@ -1,5 +1,8 @@
 import { latin1 } from './log-lines.js';
 
+// Called as `charCodeAt.call(text, i)`: see "String methods" in docs/ci-logs.md for why.
+const { charCodeAt } = String.prototype;
+
 /**
  * The layout of a stripped log line: its indentation, an optional tool tag
  * (`[ERROR]`, `[junit]`, `[javac]`, BuildKit's `#12 3.402`), and the rest.
@@ -18,20 +21,20 @@ const BUILDKIT = /^#\d+ \d+\.\d+ /;
 
 export function shapeOf(text: string): LineShape {
   let start = 0;
-  while (start < text.length && isBlank(text.charCodeAt(start))) start++;
+  while (start < text.length && isBlank(charCodeAt.call(text, start))) start++;
   let tag = '';
   let body = start === 0 ? text : text.slice(start);
-  const first = body.charCodeAt(0);
+  const first = charCodeAt.call(body, 0);
   if (first === 91 /* [ */) {
     const match = TAG.exec(body);
     if (match) {
       tag = match[1] ?? '';
       body = body.slice(match[0].length);
       start = 0;
-      while (start < body.length && isBlank(body.charCodeAt(start))) start++;
+      while (start < body.length && isBlank(charCodeAt.call(body, start))) start++;
       return { indent: start, tag, core: start === 0 ? body : body.slice(start) };
     }
-  } else if (first === 35 /* # */ && body.charCodeAt(1) !== 35) {
+  } else if (first === 35 /* # */ && charCodeAt.call(body, 1) !== 35) {
     const match = BUILDKIT.exec(body);
     if (match) return shapeOf(body.slice(match[0].length));
   }
@@ -62,7 +65,7 @@ const LIBRARY_PACKAGE =
   /^(?:at )?(?:java|javax|jdk|sun|com\.sun|org\.junit|junit|org\.opentest4j|org\.apache\.maven|org\.gradle|worker\.org\.gradle|org\.testng|org\.mockito|net\.bytebuddy|kotlin|kotlinx|scala|groovy|org\.codehaus\.groovy|org\.assertj|org\.hamcrest|org\.springframework\.test|org\.apache\.tools\.ant)\./;
 
 export function frameOrigin(core: string): FrameOrigin | null {
-  const first = core.charCodeAt(0);
+  const first = charCodeAt.call(core, 0);
   let frame = false;
   if (first === 97 /* a */) frame = JAVASCRIPT_OR_JAVA_FRAME.test(core);
   else if (first === 70 /* F */) frame = PYTHON_FRAME.test(core);

@@ -1,5 +1,8 @@
 import { decodeLine } from './log-lines.js';
 
+// Called as `charCodeAt.call(text, i)`: see "String methods" in docs/ci-logs.md for why.
+const { charCodeAt } = String.prototype;
+
 /**
  * A raw log line as a reader wants it. `stripLine` drops the Actions
  * timestamp and ANSI colour and cursor codes and leaves the text latin1,
@@ -17,7 +20,7 @@ const RUNNER_TIMESTAMP_LENGTH = 29;
 /** By column: the character the prefix has there, or DIGIT. One indexed read a column, as this runs on many lines. */
 const DIGIT = 0;
 const RUNNER_COLUMNS = Uint8Array.from('dddd-dd-ddTdd:dd:dd.dddddddZ ', (character) =>
-  character === 'd' ? DIGIT : character.charCodeAt(0),
+  character === 'd' ? DIGIT : charCodeAt.call(character, 0),
 );
 const TIMESTAMP =
   /^\uFEFF?(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)? ?(?:\d\d[OE]\+? )?|\[\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\] ?|\[?\d\d:\d\d:\d\d(?:[.,]\d+)?\]? )/;
@@ -33,14 +36,14 @@ const CONTROLS = new RegExp(CONTROL.source, 'g');
 export function stripLine(raw: string): string {
   let text = raw;
   // Buildkite's timestamp is an escape sequence: escapes go first when one opens the line.
-  if (text.charCodeAt(0) === 27) text = text.replace(ESCAPES, '');
+  if (charCodeAt.call(text, 0) === 27) text = text.replace(ESCAPES, '');
   // The runners' own prefix (`dddd-dd-ddT`) most often, then other clocks (a digit, or `[` and a digit).
-  const first = text.charCodeAt(0);
-  if (text.length >= 20 && text.charCodeAt(4) === 45 && text.charCodeAt(10) === 84) {
+  const first = charCodeAt.call(text, 0);
+  if (text.length >= 20 && charCodeAt.call(text, 4) === 45 && charCodeAt.call(text, 10) === 84) {
     text = text.slice(
       isRunnerTimestamp(text) ? RUNNER_TIMESTAMP_LENGTH : (TIMESTAMP.exec(text)?.[0].length ?? 0),
     );
-  } else if (text.length >= 9 && (isDigit(first) || (first === 91 && isDigit(text.charCodeAt(1))))) {
+  } else if (text.length >= 9 && (isDigit(first) || (first === 91 && isDigit(charCodeAt.call(text, 1))))) {
     text = text.slice(TIMESTAMP.exec(text)?.[0].length ?? 0);
   }
   if (text.includes('\x1b')) text = text.replace(ESCAPES, '');
@@ -68,7 +71,7 @@ function isRunnerTimestamp(text: string): boolean {
   if (text.length < RUNNER_TIMESTAMP_LENGTH) return false;
   for (let column = 0; column < RUNNER_TIMESTAMP_LENGTH; column++) {
     const expected = RUNNER_COLUMNS[column]!;
-    const code = text.charCodeAt(column);
+    const code = charCodeAt.call(text, column);
     if (expected === DIGIT ? !isDigit(code) : code !== expected) return false;
   }
   return true;

@@ -1,3 +1,5 @@
+// Called as `charCodeAt.call(text, i)`: see "String methods" in docs/ci-logs.md for why.
+const { charCodeAt, startsWith } = String.prototype;
 /**
  * Bytes in, numbered lines out, in one pass with bounded memory.
  *
@@ -124,7 +126,7 @@ export class LineSplitter {
   private scan(text: string, last: boolean): void {
     const length = text.length;
     let position = 0;
-    if (this.afterCarriageReturn && length > 0 && text.charCodeAt(0) === LF) {
+    if (this.afterCarriageReturn && length > 0 && charCodeAt.call(text, 0) === LF) {
       // The `\r` closing the previous piece was half of a `\r\n`: the run ends there.
       position = 1;
       this.closeRun();
@@ -162,7 +164,7 @@ export class LineSplitter {
    * state kept until the run ends. Returns where the next segment starts.
    */
   private endSegment(text: string, start: number, end: number, flagged: boolean, last: boolean): number {
-    if (end + 1 < text.length && text.charCodeAt(end + 1) === LF) {
+    if (end + 1 < text.length && charCodeAt.call(text, end + 1) === LF) {
       this.endRun(text, start, end, this.count, flagged);
       return end + 2;
     }
@@ -195,12 +197,13 @@ export class LineSplitter {
 /** `section_…` or `travis_…`, after any `ESC [ 0 K` clears: a CI system's marker that ends with `\r`. */
 function isStructureSegment(text: string, start: number, end: number): boolean {
   let index = start;
-  while (text.charCodeAt(index) === 27 && text.charCodeAt(index + 1) === 91) {
+  while (charCodeAt.call(text, index) === 27 && charCodeAt.call(text, index + 1) === 91) {
     index += 2;
-    while (index < end && (text.charCodeAt(index) < 0x40 || text.charCodeAt(index) > 0x7e)) index++;
+    while (index < end && (charCodeAt.call(text, index) < 0x40 || charCodeAt.call(text, index) > 0x7e))
+      index++;
     index++;
   }
-  return text.startsWith('section_', index) || text.startsWith('travis_', index);
+  return startsWith.call(text, 'section_', index) || startsWith.call(text, 'travis_', index);
 }
 
 function firstBreak(buffer: Buffer): number {

@@ -4,6 +4,9 @@ import { LineRing, type RingSnapshot, snapshotLines } from './line-ring.js';
 import { ownCopy, showLine, stripLine } from './line-text.js';
 import { failingStepOf, type StepEnd, type StepRecord } from './select-lines.js';
 
+// Called as `charCodeAt.call(text, i)`: see "String methods" in docs/ci-logs.md for why.
+const { trim } = String.prototype;
+
 /** The end of the failing step is kept in a ring of the budget's size, at most this. */
 const MAX_TAIL_SIZE = 2000;
 /** How many failed steps keep the end of their output for the excerpt. */
@@ -119,7 +122,7 @@ export class StepEnds {
       const texts = new Map<number, string>();
       for (const [number, raw] of lines) {
         const text = stripLine(raw);
-        if (text.trim().length === 0 || ciMarker(text, system) !== null) continue;
+        if (trim.call(text).length === 0 || ciMarker(text, system) !== null) continue;
         texts.set(number, showLine(text));
       }
       shown.set(step, texts);
@@ -137,7 +140,7 @@ export class StepEnds {
     const lines: StepEnd['lines'] = [];
     for (const { raw, number } of snapshotLines(snapshot)) {
       const text = stripLine(raw);
-      if (text.trim().length === 0) continue;
+      if (trim.call(text).length === 0) continue;
       const marker = ciMarker(text, system)?.marker.kind;
       if (marker === 'step' || marker === 'group' || marker === 'endgroup' || marker === 'quiet') continue;
       lines.push({ number, text: showLine(text) });
