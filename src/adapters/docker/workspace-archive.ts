@@ -40,29 +40,13 @@ export async function extractWorkspace(
 ): Promise<RefusedEntry[]> {
   const entries = new EntryCheck();
   const skipped = new WeakSet<object>();
-  let count = 0;
-  let tooMany = false;
+  const pastCap = entryCap(limits.maxEntries, (error) => extract.destroy(error));
   const extract = tar.extract(dest, {
     chown: false,
     validateSymlinks: false,
     // tar-fs calls map, then ignore, for each entry; throwing here would escape the stream.
     map: (header) => {
-      count += 1;
-      if (count > limits.maxEntries) {
-        // Skipped, so tar-fs writes nothing more: it writes an entry it mapped even after a destroy,
-        // and that write raced the caller's removal of the folder (ENOTEMPTY). The destroy waits a
-        // tick since tar-fs moves on to the next entry at once, which a destroyed stream throws on.
-        if (!tooMany) {
-          tooMany = true;
-          const error = new ArchiveTooManyEntriesError(
-            `the workspace archive holds more than ${limits.maxEntries} entries`,
-          );
-          process.nextTick(() => extract.destroy(error));
-        }
-        skipped.add(header);
-        return header;
-      }
-      const mapped = entries.check(header as Header);
+      const mapped = pastCap() ? null : entries.check(header as Header);
       if (mapped === null) {
         skipped.add(header);
         return header;
@@ -73,6 +57,25 @@ export async function extractWorkspace(
   });
   await pipeline(archive, byteLimit(limits.maxBytes), extract);
   return entries.refused;
+}
+
+/**
+ * Counts the entries and says whether this one is past `maxEntries`; the first one past it fails
+ * the extraction. Such an entry must also be skipped: tar-fs writes an entry it mapped even after a
+ * destroy, and that write raced the caller's removal of the folder (ENOTEMPTY). The failure waits a
+ * tick since tar-fs moves on to the next entry at once, which a destroyed stream throws on.
+ */
+function entryCap(maxEntries: number, fail: (error: Error) => void): () => boolean {
+  let count = 0;
+  return () => {
+    count += 1;
+    if (count !== maxEntries + 1) return count > maxEntries;
+    const error = new ArchiveTooManyEntriesError(
+      `the workspace archive holds more than ${maxEntries} entries`,
+    );
+    process.nextTick(() => fail(error));
+    return true;
+  };
 }
 
 /**
