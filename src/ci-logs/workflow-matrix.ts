@@ -96,27 +96,22 @@ function escapePattern(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** The expression scopes a workflow's values are filled from; the rest (github, steps, needs…) stay as written. */
+export type ExpressionScope = Partial<Record<'matrix' | 'inputs' | 'env' | 'runner', Record<string, string>>>;
+
 /**
- * Replaces `${{ matrix.x }}`, `${{ inputs.x }}` and `${{ env.X }}` that the
- * context knows; other expressions stay as written and are reported.
+ * Replaces `${{ matrix.x }}`, `${{ inputs.x }}`, `${{ env.X }}` and
+ * `${{ runner.x }}` that the context knows; other expressions stay as
+ * written and are reported.
  */
-export function substitute(
-  text: string,
-  context: { matrix: Record<string, string>; inputs?: Record<string, string>; env?: Record<string, string> },
-  unresolved: Set<string>,
-): string {
+export function substitute(text: string, context: ExpressionScope, unresolved: Set<string>): string {
   return text.replace(EXPRESSION, (whole, expression: string) => {
     const [scope, key] = expression.split('.', 2);
     const table =
-      scope === 'matrix'
-        ? context.matrix
-        : scope === 'inputs'
-          ? context.inputs
-          : scope === 'env'
-            ? context.env
-            : undefined;
-    const value = key === undefined ? undefined : table?.[key];
-    if (value !== undefined && /^[\w-]+$/.test(key ?? '')) return value;
+      scope !== undefined && Object.hasOwn(context, scope)
+        ? context[scope as keyof ExpressionScope]
+        : undefined;
+    if (table && key !== undefined && /^[\w-]+$/.test(key) && Object.hasOwn(table, key)) return table[key]!;
     unresolved.add(whole);
     return whole;
   });

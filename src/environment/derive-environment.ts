@@ -1,4 +1,4 @@
-import { substitute, usesSecret } from '../ci-logs/workflow-matrix.js';
+import { type ExpressionScope, substitute, usesSecret } from '../ci-logs/workflow-matrix.js';
 import { findFailedJob, type StepQuery, type WorkflowFiles } from '../ci-logs/workflow-step.js';
 import type { WorkflowService, WorkflowStep } from '../ci-logs/workflow-yaml.js';
 import { toolchainImage } from './toolchain-images.js';
@@ -47,9 +47,9 @@ export function deriveEnvironment(
   const { workflow, job, matrix, failing } = failed;
   const before = job.steps.slice(0, failing === -1 ? job.steps.length : failing);
   const derived: DerivedEnvironment = { image: null, imageReason: '', setup: [], services: [], skipped: [] };
-  const unresolved = new Set<string>();
-  const fill = (text: string) =>
-    substitute(text, { matrix, env: { ...workflow.env, ...job.env } }, unresolved);
+  const scope: ExpressionScope = { matrix, env: { ...workflow.env, ...job.env }, runner: SANDBOX_RUNNER };
+  // A title, an image or a value keeps an expression it cannot fill as written; a script cannot (below).
+  const fill = (text: string) => substitute(text, scope, new Set());
 
   if (job.container) {
     derived.image = fill(job.container);
@@ -62,11 +62,9 @@ export function deriveEnvironment(
       continue;
     }
     if (!step.run) continue;
-    if (usesSecret(step.run)) {
-      derived.skipped.push({
-        step: title,
-        reason: 'its script uses a secret, which never enters the sandbox',
-      });
+    const skip = scriptSkipReason(step.run, scope);
+    if (skip) {
+      derived.skipped.push({ step: title, reason: skip });
       continue;
     }
     derived.setup.push(setupStep(step, title, fill, workflow.env, job.env, job.defaults, workflow.defaults));
@@ -74,6 +72,22 @@ export function deriveEnvironment(
   derived.services = job.services.map((service) => serviceSpec(service, fill));
   if (!derived.image) derived.imageReason = "no container or setup action: the App's default image";
   return derived;
+}
+
+/** What `${{ runner.* }}` says inside the sandbox, which is a Linux container like ubuntu-latest. */
+const SANDBOX_RUNNER: Record<string, string> = { os: 'Linux' };
+
+/**
+ * Why a `run:` script cannot be replayed, or null. An expression left as
+ * written (`${{ github.ref }}`, `${{ steps.x.outputs.y }}`) is a syntax error
+ * to the shell, so the step is listed as skipped rather than run to fail.
+ */
+function scriptSkipReason(script: string, scope: ExpressionScope): string | null {
+  if (usesSecret(script)) return 'its script uses a secret, which never enters the sandbox';
+  const unresolved = new Set<string>();
+  substitute(script, scope, unresolved);
+  if (unresolved.size === 0) return null;
+  return `its script uses ${[...unresolved].join(', ')}, which only GitHub Actions can fill in`;
 }
 
 /** A `services:` sidecar with matrix and env values filled in; a variable that uses a secret is left out. */

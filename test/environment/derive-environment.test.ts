@@ -45,6 +45,23 @@ jobs:
         run: pytest -q
 `;
 
+/** `${{ }}` left in a script is a shell syntax error ("bad substitution"), so it must not reach the sandbox. */
+const GITHUB_EXPRESSIONS = `name: CI
+on: push
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    steps:
+      - run: if [ "\${{ runner.os }}" = "Linux" ]; then sudo apt-get install -y libpq-dev; fi
+      - name: Version
+        id: version
+        run: echo "tag=\${{ github.ref_name }}" >> "$GITHUB_OUTPUT"
+      - name: Build
+        run: make VERSION=\${{ steps.version.outputs.tag }} COMMIT=\${{ github.sha }}
+      - name: Test
+        run: make test
+`;
+
 const GO = `name: Go
 on: [push]
 jobs:
@@ -191,6 +208,23 @@ describe('deriveEnvironment', () => {
     expect(derived?.skipped.map((step) => step.reason)).toEqual([
       'the workspace is already checked out at the commit under test',
       'the action actions/cache@v4 cannot run outside GitHub Actions',
+    ]);
+  });
+
+  it("GitHub-only expressions: runner.os is the sandbox's Linux; a script with github.* or steps.* is skipped, not run to fail", () => {
+    const derived = deriveEnvironment({ workflow: GITHUB_EXPRESSIONS }, { job: 'test', step: 'Test' });
+    expect(derived?.setup.map((step) => step.run)).toEqual([
+      'if [ "Linux" = "Linux" ]; then sudo apt-get install -y libpq-dev; fi',
+    ]);
+    expect(derived?.skipped).toEqual([
+      {
+        step: 'Version',
+        reason: `its script uses \${{ github.ref_name }}, which only GitHub Actions can fill in`,
+      },
+      {
+        step: 'Build',
+        reason: `its script uses \${{ steps.version.outputs.tag }}, \${{ github.sha }}, which only GitHub Actions can fill in`,
+      },
     ]);
   });
 
