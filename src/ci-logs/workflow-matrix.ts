@@ -117,6 +117,11 @@ export function substitute(text: string, context: ExpressionScope, unresolved: S
   });
 }
 
+/** The `${{ … }}` expressions a text still holds, each once, as written. */
+export function expressionsIn(text: string): string[] {
+  return [...new Set(Array.from(text.matchAll(EXPRESSION), (match) => match[0]))];
+}
+
 /** Whether a value draws on a secret (`${{ secrets.X }}`, `${{ github.token }}`). */
 export function usesSecret(value: string): boolean {
   for (const match of value.matchAll(EXPRESSION)) {

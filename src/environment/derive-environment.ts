@@ -1,4 +1,4 @@
-import { type ExpressionScope, substitute, usesSecret } from '../ci-logs/workflow-matrix.js';
+import { type ExpressionScope, expressionsIn, substitute, usesSecret } from '../ci-logs/workflow-matrix.js';
 import { findFailedJob, type StepQuery, type WorkflowFiles } from '../ci-logs/workflow-step.js';
 import type { WorkflowService, WorkflowStep } from '../ci-logs/workflow-yaml.js';
 import { toolchainImage } from './toolchain-images.js';
@@ -62,12 +62,13 @@ export function deriveEnvironment(
       continue;
     }
     if (!step.run) continue;
-    const skip = scriptSkipReason(step.run, scope);
-    if (skip) {
-      derived.skipped.push({ step: title, reason: skip });
+    const env = { ...workflow.env, ...job.env, ...step.env };
+    const script = replayableScript(step.run, { ...scope, env });
+    if ('skip' in script) {
+      derived.skipped.push({ step: title, reason: script.skip });
       continue;
     }
-    derived.setup.push(setupStep(step, title, fill, workflow.env, job.env, job.defaults, workflow.defaults));
+    derived.setup.push(setupStep(step, title, script.run, fill, env, [job.defaults, workflow.defaults]));
   }
   derived.services = job.services.map((service) => serviceSpec(service, fill));
   if (!derived.image) derived.imageReason = "no container or setup action: the App's default image";
@@ -78,16 +79,20 @@ export function deriveEnvironment(
 const SANDBOX_RUNNER: Record<string, string> = { os: 'Linux' };
 
 /**
- * Why a `run:` script cannot be replayed, or null. An expression left as
- * written (`${{ github.ref }}`, `${{ steps.x.outputs.y }}`) is a syntax error
- * to the shell, so the step is listed as skipped rather than run to fail.
+ * A `run:` script with its values filled in, or why it cannot be replayed. An
+ * expression left as written (`${{ github.ref }}`, `${{ steps.x.outputs.y }}`)
+ * is a syntax error to the shell, so the step is listed as skipped rather than
+ * run to fail. The filled script is checked too: `${{ env.X }}` can bring in a
+ * value that itself draws on a secret or on GitHub.
  */
-function scriptSkipReason(script: string, scope: ExpressionScope): string | null {
-  if (usesSecret(script)) return 'its script uses a secret, which never enters the sandbox';
-  const unresolved = new Set<string>();
-  substitute(script, scope, unresolved);
-  if (unresolved.size === 0) return null;
-  return `its script uses ${[...unresolved].join(', ')}, which only GitHub Actions can fill in`;
+function replayableScript(script: string, scope: ExpressionScope): { run: string } | { skip: string } {
+  const run = substitute(script, scope, new Set());
+  if (usesSecret(script) || usesSecret(run))
+    return { skip: 'its script uses a secret, which never enters the sandbox' };
+  const left = expressionsIn(run);
+  if (left.length > 0)
+    return { skip: `its script uses ${left.join(', ')}, which only GitHub Actions can fill in` };
+  return { run };
 }
 
 /** A `services:` sidecar with matrix and env values filled in; a variable that uses a secret is left out. */
@@ -139,26 +144,26 @@ function useAction(
   derived.imageReason = toolchain.reason;
 }
 
+type RunDefaults = { shell: string | null; workingDirectory: string | null };
+
+/** A replayable `run:` step; its shell and folder come from the step, else the job's then the workflow's defaults. */
 function setupStep(
   step: WorkflowStep,
   title: string,
+  run: string,
   fill: (text: string) => string,
-  workflowEnv: Record<string, string>,
-  jobEnv: Record<string, string>,
-  jobDefaults: { shell: string | null; workingDirectory: string | null },
-  workflowDefaults: { shell: string | null; workingDirectory: string | null },
+  env: Record<string, string>,
+  defaults: RunDefaults[],
 ): SetupStep {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries({ ...workflowEnv, ...jobEnv, ...step.env }))
-    if (!usesSecret(value)) env[key] = fill(value);
+  const kept = Object.entries(env).filter(([, value]) => !usesSecret(value));
   const workingDirectory =
-    step.workingDirectory ?? jobDefaults.workingDirectory ?? workflowDefaults.workingDirectory;
+    step.workingDirectory ?? defaults.find((d) => d.workingDirectory)?.workingDirectory;
   return {
     name: title,
-    run: fill(step.run!),
-    shell: step.shell ?? jobDefaults.shell ?? workflowDefaults.shell,
+    run,
+    shell: step.shell ?? defaults.find((d) => d.shell)?.shell ?? null,
     workingDirectory: workingDirectory ? fill(workingDirectory) : null,
-    env,
+    env: Object.fromEntries(kept.map(([key, value]) => [key, fill(value)])),
   };
 }
 

@@ -58,6 +58,15 @@ jobs:
         run: echo "tag=\${{ github.ref_name }}" >> "$GITHUB_OUTPUT"
       - name: Build
         run: make VERSION=\${{ steps.version.outputs.tag }} COMMIT=\${{ github.sha }}
+      - name: Configure
+        env:
+          PREFIX: /opt/app
+          TOKEN: \${{ secrets.DEPLOY_TOKEN }}
+        run: ./configure --prefix=\${{ env.PREFIX }}
+      - name: Log in
+        env:
+          TOKEN: \${{ secrets.DEPLOY_TOKEN }}
+        run: echo "\${{ env.TOKEN }}" | docker login --password-stdin
       - name: Test
         run: make test
 `;
@@ -211,11 +220,13 @@ describe('deriveEnvironment', () => {
     ]);
   });
 
-  it("GitHub-only expressions: runner.os is the sandbox's Linux; a script with github.* or steps.* is skipped, not run to fail", () => {
+  it("GitHub-only expressions: runner.os is the sandbox's Linux, env.* the step's env; a script left with github.*, steps.* or a secret is skipped", () => {
     const derived = deriveEnvironment({ workflow: GITHUB_EXPRESSIONS }, { job: 'test', step: 'Test' });
     expect(derived?.setup.map((step) => step.run)).toEqual([
       'if [ "Linux" = "Linux" ]; then sudo apt-get install -y libpq-dev; fi',
+      './configure --prefix=/opt/app',
     ]);
+    expect(derived?.setup[1]?.env).toEqual({ PREFIX: '/opt/app' });
     expect(derived?.skipped).toEqual([
       {
         step: 'Version',
@@ -225,6 +236,7 @@ describe('deriveEnvironment', () => {
         step: 'Build',
         reason: `its script uses \${{ steps.version.outputs.tag }}, \${{ github.sha }}, which only GitHub Actions can fill in`,
       },
+      { step: 'Log in', reason: 'its script uses a secret, which never enters the sandbox' },
     ]);
   });
 
