@@ -62,7 +62,7 @@ export function deriveEnvironment(
       continue;
     }
     if (!step.run) continue;
-    const env = { ...workflow.env, ...job.env, ...step.env };
+    const env = { ...scope.env, ...step.env };
     const script = replayableScript(step.run, { ...scope, env });
     if ('skip' in script) {
       derived.skipped.push({ step: title, reason: script.skip });
@@ -87,8 +87,8 @@ const SANDBOX_RUNNER: Record<string, string> = { os: 'Linux' };
  */
 function replayableScript(script: string, scope: ExpressionScope): { run: string } | { skip: string } {
   const run = substitute(script, scope, new Set());
-  if (usesSecret(script) || usesSecret(run))
-    return { skip: 'its script uses a secret, which never enters the sandbox' };
+  // An expression it cannot fill stays as written, so a secret in the script is still in `run`.
+  if (usesSecret(run)) return { skip: 'its script uses a secret, which never enters the sandbox' };
   const left = expressionsIn(run);
   if (left.length > 0)
     return { skip: `its script uses ${left.join(', ')}, which only GitHub Actions can fill in` };
