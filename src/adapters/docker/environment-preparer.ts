@@ -69,6 +69,9 @@ export class EnvironmentPreparer {
       services: [],
       notes: [...(environment.notes ?? []), ...(ensured.pulled ? [`pulled ${base}`] : [])],
     };
+    // The holder and the forwarder run from the project's image, which the job's may not be.
+    if (environment.services.length > 0 || environment.setup.length > 0)
+      await this.images.ensure(sidecars.image, input.onProgress, input.signal);
     await this.startServices(environment.services, input, sidecars, report);
     if (environment.setup.length === 0) return { image: base, report };
 
