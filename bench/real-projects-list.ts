@@ -13,6 +13,8 @@ export interface RealProject {
   command: string;
   bug: { path: string; fixed: string; broken: string };
   analysis: string;
+  /** For a package run by its own tests: the devDependencies those tests load (the rest is lint and release tooling). */
+  testDependencies?: readonly string[];
   scripts?: Record<string, string>;
   devDependencies?: Record<string, string>;
   files?: Record<string, string>;
@@ -62,18 +64,36 @@ export const REAL_PROJECTS: readonly RealProject[] = [
       broken: 'if ((/^0x[0-9]+$/i).test(x)) { return true; }',
     },
     analysis: 'isNumber no longer accepts hexadecimal digits a-f',
+    testDependencies: ['tape', 'nyc'],
   },
   {
     name: 'qs',
-    version: '6.17.1',
+    // The newest qs whose test tooling's versions this machine's registry serves.
+    version: '6.14.0',
     runner: 'tape (its own tests)',
     command: 'npm run tests-only',
     bug: {
       path: 'lib/utils.js',
-      fixed: "return str.indexOf('+') === -1 ? str : str.replace(/\\+/g, ' ');",
-      broken: "return str.indexOf('+') === -1 ? str : str.replace(/\\+/g, '+');",
+      fixed: "var strWithoutPlus = str.replace(/\\+/g, ' ');",
+      broken: "var strWithoutPlus = str.replace(/\\+/g, '+');",
     },
     analysis: 'decode turns + into + instead of a space',
+    testDependencies: [
+      'tape',
+      'nyc',
+      'es-value-fixtures',
+      'for-each',
+      'has-bigints',
+      'has-override-mistake',
+      'has-property-descriptors',
+      'has-proto',
+      'has-symbols',
+      'iconv-lite',
+      'mock-property',
+      'object-inspect',
+      'safer-buffer',
+      'qs-iconv',
+    ],
   },
   {
     name: 'ms',

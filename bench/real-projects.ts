@@ -130,10 +130,16 @@ async function fetchProject(project: RealProject, work: string, nonce: string): 
   const manifestPath = join(folder, 'package.json');
   const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as Record<string, unknown>;
   manifest.description = `${String(manifest.description ?? '')} (bench ${nonce})`;
-  // A package tested by the bench's own file needs only that file's runner, not its own lint and hooks.
+  // A package tested by the bench's own file needs only that file's runner, not its own lint and hooks;
+  // one tested by its own tests keeps the devDependencies those tests load (lint toolchains are left out).
   if (project.files) {
     manifest.scripts = project.scripts ?? {};
     manifest.devDependencies = project.devDependencies ?? {};
+  } else if (project.testDependencies) {
+    const all = (manifest.devDependencies ?? {}) as Record<string, string>;
+    manifest.devDependencies = Object.fromEntries(
+      Object.entries(all).filter(([name]) => project.testDependencies?.includes(name)),
+    );
   }
   await writeFile(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
   for (const [path, content] of Object.entries(project.files ?? {}))
