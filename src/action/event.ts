@@ -3,15 +3,18 @@ import { z } from 'zod';
 import type { RunnerContext } from './inputs.js';
 
 const actorSchema = z.object({ login: z.string(), type: z.string().optional() });
+/** A repository as events name one; GitHub sends null for the head of a pull request whose fork is gone. */
+const repositorySchema = z.object({ id: z.int(), full_name: z.string() });
 
 /** The parts of the event payload the action reads; everything else GitHub sends is ignored. */
 const eventSchema = z.object({
   sender: actorSchema.optional(),
+  repository: repositorySchema.optional(),
   pull_request: z
     .object({
       number: z.int(),
-      head: z.object({ ref: z.string(), sha: z.string() }),
-      base: z.object({ ref: z.string() }),
+      head: z.object({ ref: z.string(), sha: z.string(), repo: repositorySchema.nullish() }),
+      base: z.object({ ref: z.string(), repo: repositorySchema.optional() }),
     })
     .optional(),
   workflow_run: z
@@ -22,6 +25,8 @@ const eventSchema = z.object({
       head_sha: z.string(),
       run_attempt: z.int().optional(),
       actor: actorSchema.nullish(),
+      repository: repositorySchema.optional(),
+      head_repository: repositorySchema.nullish(),
     })
     .optional(),
 });
@@ -40,6 +45,20 @@ export interface FailedRun {
   pullRequest: { number: number; headSha: string; base: string } | null;
   /** True when the action runs in a separate `workflow_run` workflow rather than in the failed job. */
   separate: boolean;
+  /**
+   * The repository the failed code came from when it is not this one (a fork's pull request), as
+   * `owner/name`; null when the event shows the head is this repository (or says nothing of it).
+   */
+  fork: string | null;
+}
+
+type Repository = z.output<typeof repositorySchema>;
+
+/** The head's name when it is another repository than the base; a head GitHub no longer knows counts as one. */
+function forkOf(head: Repository | null | undefined, base: Repository | undefined): string | null {
+  if (head === undefined || base === undefined) return null;
+  if (head === null) return 'a deleted fork';
+  return head.id === base.id ? null : head.full_name;
 }
 
 type EventPayload = z.output<typeof eventSchema>;
@@ -71,6 +90,7 @@ export async function readFailedRun(runner: RunnerContext): Promise<FailedRun | 
       actor: run.actor ?? sender,
       pullRequest: null,
       separate: true,
+      fork: forkOf(run.head_repository, run.repository ?? payload.repository),
     };
   }
   if (runner.GITHUB_RUN_ID === undefined || runner.GITHUB_SHA === undefined) {
@@ -89,6 +109,7 @@ export async function readFailedRun(runner: RunnerContext): Promise<FailedRun | 
     pullRequest:
       pull === undefined ? null : { number: pull.number, headSha: pull.head.sha, base: pull.base.ref },
     separate: false,
+    fork: pull === undefined ? null : forkOf(pull.head.repo, pull.base.repo ?? payload.repository),
   };
 }
 
