@@ -7,6 +7,18 @@ const listSchema = z.preprocess(
   z.array(z.string().min(1)),
 );
 
+/** Ports written in one environment variable, like a list. */
+const portListSchema = z.preprocess(
+  (value) =>
+    typeof value === 'string'
+      ? value
+          .split(/[\s,]+/)
+          .filter(Boolean)
+          .map(Number)
+      : value,
+  z.array(z.int().min(1).max(65_535)).min(1),
+);
+
 /**
  * Sandbox limits. The defaults are the safe ones for untrusted code; every
  * value can be overridden, but loosening `network` is the operator's call.
@@ -62,6 +74,17 @@ export const sandboxConfigSchema = z.object({
   egressHosts: listSchema.default([]),
   /** Hosts the operator trusts to resolve to private or loopback addresses (a registry mirror on the LAN). */
   egressTrustedHosts: listSchema.default([]),
+  /**
+   * Ports setup may open a CONNECT tunnel to (each tunnel must carry TLS naming its host); a host must
+   * still be allowed on the port. Plain HTTP needs none: it goes to the proxy by absolute URI.
+   */
+  egressTlsPorts: portListSchema.default([443]),
+  /**
+   * Most connections setup may hold open through the proxy at once; a request past it is refused with
+   * the reason. The forwarder is sized above it (socat's max-children, its pids limit), so the proxy,
+   * not the forwarder, is what says no.
+   */
+  egressMaxConnections: z.int().min(1).max(4096).default(128),
   /** Time limit of each setup command. */
   setupTimeoutSeconds: z.number().positive().max(86_400).default(1800),
   /** Prepared environments kept on the engine (least recently used go first). */
@@ -98,6 +121,8 @@ export const sandboxEnvironment = {
   sidecarImage: ['SELFDEBUG_SIDECAR_IMAGE'],
   egressHosts: ['SELFDEBUG_EGRESS_HOSTS'],
   egressTrustedHosts: ['SELFDEBUG_EGRESS_TRUSTED_HOSTS'],
+  egressTlsPorts: ['SELFDEBUG_EGRESS_TLS_PORTS'],
+  egressMaxConnections: ['SELFDEBUG_EGRESS_MAX_CONNECTIONS'],
   setupTimeoutSeconds: ['SELFDEBUG_SETUP_TIMEOUT_SECONDS'],
   environmentCacheEntries: ['SELFDEBUG_ENVIRONMENT_CACHE_ENTRIES'],
   environmentCacheGb: ['SELFDEBUG_ENVIRONMENT_CACHE_GB'],
