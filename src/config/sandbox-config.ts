@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_MAX_OUTPUT_BYTES } from '../sandbox/output-recorder.js';
+import { toolchainImagesSchema } from './toolchain-images-setting.js';
 
 /** A list written in one environment variable: comma- or whitespace-separated. */
 const listSchema = z.preprocess(
@@ -52,6 +53,8 @@ export const sandboxConfigSchema = z.object({
   maxCopyOutFiles: z.int().min(1).default(500_000),
   /** Image globs jobs may use (`node:*`, `ghcr.io/my-org/**`); empty allows every image. */
   allowedImages: listSchema.default([]),
+  /** The image for each derived toolchain (`node:20=mirror/node:20`); unnamed ones use the official images. */
+  toolchainImages: toolchainImagesSchema.default({}),
   /** Image of the network-holder and proxy-forwarder sidecars: the App's own, with socat. Default: `image`. */
   sidecarImage: z.string().min(1).optional(),
   /** Hosts setup may reach through the proxy (globs); empty means the public package registries. */
@@ -91,6 +94,7 @@ export const sandboxEnvironment = {
   maxCopyOutMb: ['SELFDEBUG_SANDBOX_MAX_COPY_OUT_MB'],
   maxCopyOutFiles: ['SELFDEBUG_SANDBOX_MAX_COPY_OUT_FILES'],
   allowedImages: ['SELFDEBUG_ALLOWED_IMAGES'],
+  toolchainImages: ['SELFDEBUG_TOOLCHAIN_IMAGES'],
   sidecarImage: ['SELFDEBUG_SIDECAR_IMAGE'],
   egressHosts: ['SELFDEBUG_EGRESS_HOSTS'],
   egressTrustedHosts: ['SELFDEBUG_EGRESS_TRUSTED_HOSTS'],
