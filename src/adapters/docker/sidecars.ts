@@ -29,6 +29,7 @@ export class Sidecars {
     private readonly jobId: string,
   ) {}
 
+  /** The project's image (SIDECAR_TOOLS), never the job's: an official image has no socat. */
   get image(): string {
     return this.config.sidecarImage ?? this.config.image;
   }
@@ -113,11 +114,10 @@ export class Sidecars {
     return container;
   }
 
-  /** Polls from inside the namespace (bash's /dev/tcp) until the port accepts a connection. */
+  /** Polls from inside the namespace with the sidecar image's own tools (SIDECAR_TOOLS) until the port accepts a connection. */
   private async waitForPort(port: number, what: string, timeoutSeconds = 60): Promise<void> {
-    const script = `for i in $(seq ${timeoutSeconds * 5}); do (exec 3<>/dev/tcp/127.0.0.1/${port}) 2>/dev/null && exit 0; sleep 0.2; done; exit 1`;
     const exec = await this.holder!.exec({
-      Cmd: ['bash', '-c', script],
+      Cmd: ['sh', '-c', waitForPortScript(port, timeoutSeconds)],
       AttachStdout: true,
       AttachStderr: true,
     });
@@ -134,6 +134,15 @@ export class Sidecars {
         `${what} did not accept connections on localhost:${port} within ${timeoutSeconds} s; check its image and settings.`,
       );
   }
+}
+
+/** What the holder and the forwarder run, from the sidecar image; doctor checks the image has each. */
+export const SIDECAR_TOOLS = ['sh', 'sleep', 'seq', 'socat'] as const;
+
+/** A POSIX shell loop: `socat` connects and hangs up at once, so no bash (/dev/tcp) is needed. */
+function waitForPortScript(port: number, timeoutSeconds: number): string {
+  const probe = `socat -u OPEN:/dev/null TCP:127.0.0.1:${port}`;
+  return `for i in $(seq ${timeoutSeconds * 5}); do ${probe} 2>/dev/null && exit 0; sleep 0.2; done; exit 1`;
 }
 
 /** The limits every sidecar shares with the sandbox: no capabilities, no new privileges, bounded. */
