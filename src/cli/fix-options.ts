@@ -40,7 +40,7 @@ export const FIX_USAGE = [
   'Settings come from the flags, then --dir/.github/selfdebug.yml (command, setup, sandbox.image,',
   'sandbox.allowed_hosts, limits), then the environment. Setup runs first with the network only',
   'through an allowlisting proxy, and the prepared environment is cached for the next run.',
-  'With no --image or sandbox.image, the image follows --workflow or the folder\'s toolchain files',
+  "With no --image or sandbox.image, the image follows --workflow or the folder's toolchain files",
   '(package.json engines, .nvmrc, pyproject.toml, go.mod, …) through SELFDEBUG_TOOLCHAIN_IMAGES.',
   '',
   'Options:',
