@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_MAX_OUTPUT_BYTES } from '../sandbox/output-recorder.js';
+import { toolchainImagesSchema } from './toolchain-images-setting.js';
 
 /** A list written in one environment variable: comma- or whitespace-separated. */
 const listSchema = z.preprocess(
@@ -64,6 +65,8 @@ export const sandboxConfigSchema = z.object({
   maxCopyOutFiles: z.int().min(1).default(500_000),
   /** Image globs jobs may use (`node:*`, `ghcr.io/my-org/**`); empty allows every image. */
   allowedImages: listSchema.default([]),
+  /** The image for each derived toolchain (`node:20=mirror/node:20`); unnamed ones use the official images. */
+  toolchainImages: toolchainImagesSchema.default({}),
   /**
    * Image of the network-holder and proxy-forwarder sidecars: one the project
    * controls, with sh, sleep, seq and socat. Default: the operator's `image`
@@ -118,6 +121,7 @@ export const sandboxEnvironment = {
   maxCopyOutMb: ['SELFDEBUG_SANDBOX_MAX_COPY_OUT_MB'],
   maxCopyOutFiles: ['SELFDEBUG_SANDBOX_MAX_COPY_OUT_FILES'],
   allowedImages: ['SELFDEBUG_ALLOWED_IMAGES'],
+  toolchainImages: ['SELFDEBUG_TOOLCHAIN_IMAGES'],
   sidecarImage: ['SELFDEBUG_SIDECAR_IMAGE'],
   egressHosts: ['SELFDEBUG_EGRESS_HOSTS'],
   egressTrustedHosts: ['SELFDEBUG_EGRESS_TRUSTED_HOSTS'],
