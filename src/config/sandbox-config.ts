@@ -64,7 +64,11 @@ export const sandboxConfigSchema = z.object({
   maxCopyOutFiles: z.int().min(1).default(500_000),
   /** Image globs jobs may use (`node:*`, `ghcr.io/my-org/**`); empty allows every image. */
   allowedImages: listSchema.default([]),
-  /** Image of the network-holder and proxy-forwarder sidecars: the App's own, with socat. Default: `image`. */
+  /**
+   * Image of the network-holder and proxy-forwarder sidecars: one the project
+   * controls, with sh, sleep, seq and socat. Default: the operator's `image`
+   * (fixed when the settings are read, before a job's image replaces it).
+   */
   sidecarImage: z.string().min(1).optional(),
   /** Hosts setup may reach through the proxy (globs); empty means the public package registries. */
   egressHosts: listSchema.default([]),

@@ -13,7 +13,7 @@ import { parseSandboxConfig } from '../../src/config/load-config.js';
 import { applyOperatorCeilings, parseRepoConfigText } from '../../src/config/repo-config.js';
 import { planEnvironment } from '../../src/environment/plan-environment.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { describeWithDocker, TEST_IMAGE } from '../helpers/docker.js';
+import { describeWithDocker, TEST_SANDBOX } from '../helpers/docker.js';
 import { attackSuite } from './attack-table.js';
 import { NETWORK_PROBE, type ProbeConfig, type ProbeResults } from './network-probe.js';
 import {
@@ -550,7 +550,7 @@ describeWithDocker('setup and loop containers on the real engine, attacking the 
     };
     const provider = new DockerSandboxProvider(
       parseSandboxConfig({
-        image: TEST_IMAGE,
+        ...TEST_SANDBOX,
         egressHosts: [
           'mirror.test',
           'mirror.lan.test',
@@ -583,7 +583,7 @@ describeWithDocker('setup and loop containers on the real engine, attacking the 
     results.loop = JSON.parse(loopRun.stdout);
 
     // A job without an environment: the plain offline sandbox (network none).
-    const offline = await new DockerSandboxProvider(parseSandboxConfig({ image: TEST_IMAGE }), docker).open({
+    const offline = await new DockerSandboxProvider(parseSandboxConfig({ ...TEST_SANDBOX }), docker).open({
       jobId: `egress-attacks-offline-${run}`,
       workspace: dir,
     });

@@ -5,14 +5,14 @@ import type Docker from 'dockerode';
 import type { SandboxConfig } from '../../config/sandbox-config.js';
 import { environmentKey } from '../../environment/environment-key.js';
 import { checkImageAllowed } from '../../environment/image-policy.js';
-import { SandboxError, WorkspaceFullError } from '../../errors/index.js';
+import { SandboxError, ServicesNeedSharedLoopbackError, WorkspaceFullError } from '../../errors/index.js';
 import type { EnvironmentRequest, PreparationReport } from '../../sandbox/environment.js';
 import { runSetup } from '../../sandbox/run-setup.js';
 import type { Logger } from '../../util/logger.js';
 import { DEFAULT_ALLOWED_HOSTS } from '../proxy/egress-policy.js';
 import { EgressProxy } from '../proxy/egress-proxy.js';
 import { proxyEnvironment } from '../proxy/proxy-environment.js';
-import { containerName, lockedDownHost } from './container-spec.js';
+import { containerName, lockedDownHost, ownsItsLoopback, setupRuntimeOf } from './container-spec.js';
 import { DockerSandbox } from './docker-sandbox.js';
 import { type EnvironmentCache, PREPARED_WORKSPACE } from './environment-cache.js';
 import type { ImageStore } from './image-store.js';
@@ -69,6 +69,9 @@ export class EnvironmentPreparer {
       services: [],
       notes: [...(environment.notes ?? []), ...(ensured.pulled ? [`pulled ${base}`] : [])],
     };
+    // The holder and the forwarder run from the project's image, which the job's may not be.
+    if (environment.services.length > 0 || environment.setup.length > 0)
+      await this.images.ensure(sidecars.image, input.onProgress, input.signal);
     await this.startServices(environment.services, input, sidecars, report);
     if (environment.setup.length === 0) return { image: base, report };
 
@@ -94,6 +97,11 @@ export class EnvironmentPreparer {
     sidecars: Sidecars,
     report: PreparationReport,
   ): Promise<void> {
+    if (services.length > 0 && ownsItsLoopback(this.config))
+      throw new ServicesNeedSharedLoopbackError(
+        this.config.runtime ?? '',
+        services.map((service) => service.name),
+      );
     for (const service of services) {
       checkImageAllowed(service.image, this.config.allowedImages);
       await this.images.ensure(service.image, input.onProgress, input.signal);
@@ -178,6 +186,8 @@ export class EnvironmentPreparer {
    * Setup installs system-wide (apt, pip, npm -g), so it runs as root, with
    * the few capabilities installers use and a writable root; raw sockets,
    * mounts and the rest stay dropped, and its only network is the proxy.
+   * Under gVisor it runs on the engine's default runtime: the proxy is
+   * reached through the forwarder's loopback, which gVisor hides from it.
    */
   private async setupContainer(image: string, jobId: string, networkMode: string): Promise<Docker.Container> {
     const memoryBytes = this.config.memoryMb * 1024 * 1024;
@@ -191,7 +201,7 @@ export class EnvironmentPreparer {
       Labels: containerLabels(jobId),
       NetworkDisabled: networkMode === 'none',
       HostConfig: {
-        ...lockedDownHost(this.config, networkMode, memoryBytes),
+        ...lockedDownHost(setupRuntimeOf(this.config), networkMode, memoryBytes),
         CapAdd: ['CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID', 'SETUID', 'SETGID'],
       },
     });
