@@ -162,8 +162,11 @@ describe('the setup proxy, attacked through its socket', () => {
       };
       try {
         await withProxy(
-          // Each name on the allowlist with the witness's port, so only the address check stands in the way.
-          { allowedHosts: Object.keys(answers).map((name) => `${name}:${witness.port}`) },
+          // Each name on the allowlist with the witness's port (a TLS port too), so only the address check stands in the way.
+          {
+            allowedHosts: Object.keys(answers).map((name) => `${name}:${witness.port}`),
+            tlsPorts: [witness.port],
+          },
           (name) => answers[name] ?? null,
           async (socketPath) => {
             const targets = Object.keys(answers).map((name) => `${name}:${witness.port}`);
@@ -240,7 +243,7 @@ describe('the setup proxy, attacked through its socket', () => {
       let calls = 0;
       try {
         await withProxy(
-          { allowedHosts: [`rebind.test:${witness.port}`] },
+          { allowedHosts: [`rebind.test:${witness.port}`], tlsPorts: [witness.port] },
           // A rebinding resolver: a public address once, the loopback ever after.
           (name) => (name === 'rebind.test' ? (calls++ === 0 ? '203.0.113.10' : '127.0.0.1') : null),
           async (socketPath, proxy) => {
@@ -306,7 +309,7 @@ describe('the setup proxy, attacked through its socket', () => {
         const names = Object.fromEntries(mine.map((entry, index) => [`own${index}.test`, entry]));
         await withProxy(
           // As an operator who allows every public host (here on the witness's port) would.
-          { allowedHosts: [`*:${port}`] },
+          { allowedHosts: [`*:${port}`], tlsPorts: [port] },
           (name) => names[name] ?? null,
           async (socketPath) => {
             const literals = mine.map((entry) => (entry.includes(':') ? `[${entry}]` : entry));
@@ -352,7 +355,7 @@ describe('the setup proxy, attacked through its socket', () => {
       try {
         await withProxy(
           // As an operator who allows every public host (here on the witness's port) would: only the address check is left.
-          { allowedHosts: [`*:${witness.port}`] },
+          { allowedHosts: [`*:${witness.port}`], tlsPorts: [witness.port] },
           // What a resolver answers for names; numeric spellings go to getaddrinfo, which parses them locally.
           (name) => (/localhost\.?$/i.test(name) || name.endsWith('.') ? '127.0.0.1' : null),
           async (socketPath) => {

@@ -1,6 +1,7 @@
 import type Docker from 'dockerode';
 import type { SandboxConfig } from '../../config/sandbox-config.js';
 import { RuntimeMissingError, WorkspaceFullError } from '../../errors/index.js';
+import { credentialNotes } from '../../sandbox/credential-plan.js';
 import type { PreparationReport } from '../../sandbox/environment.js';
 import type { OpenSandboxRequest, Sandbox, SandboxProvider } from '../../sandbox/sandbox.js';
 import { type Logger, silentLogger } from '../../util/logger.js';
@@ -114,7 +115,8 @@ export class DockerSandboxProvider implements SandboxProvider {
     try {
       await container.start();
       if (prepared.report.cacheKey) await sandbox.restorePrepared();
-      await sandbox.copyIn(await request.workspace);
+      const copied = await sandbox.copyIn(await request.workspace);
+      prepared.report.notes.push(...credentialNotes(copied.removed));
       request.signal?.throwIfAborted();
       return sandbox;
     } catch (error) {

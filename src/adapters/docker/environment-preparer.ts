@@ -162,7 +162,9 @@ export class EnvironmentPreparer {
         // Kept apart: a repository's hosts never get the operator's trust in private addresses.
         repositoryHosts,
         explicitHosts: this.config.egressTrustedHosts,
+        tlsPorts: this.config.egressTlsPorts,
       },
+      maxConnections: this.config.egressMaxConnections,
       ...(this.lookup ? { lookup: this.lookup } : {}),
       logger: this.logger,
     });
@@ -208,15 +210,18 @@ export class EnvironmentPreparer {
   }
 }
 
+/** Each target once per outcome: how often it was reached, and how often refused with the latest reason. */
 function egressTargets(proxy: EgressProxy): PreparationReport['egress'] {
-  const byTarget = new Map<string, PreparationReport['egress'][number]>();
-  for (const record of proxy.records()) {
-    const target = `${record.host}:${record.port}`;
-    const seen = byTarget.get(target) ?? { target, allowed: record.allowed, reason: record.reason, bytes: 0 };
-    seen.bytes += record.bytesIn + record.bytesOut;
-    byTarget.set(target, seen);
-  }
-  return [...byTarget.values()];
+  return proxy
+    .targets()
+    .flatMap((tally) => [
+      ...(tally.allowed > 0
+        ? [{ target: tally.target, allowed: true, reason: null, bytes: tally.bytes, requests: tally.allowed }]
+        : []),
+      ...(tally.refused > 0
+        ? [{ target: tally.target, allowed: false, reason: tally.reason, bytes: 0, requests: tally.refused }]
+        : []),
+    ]);
 }
 
 /**
