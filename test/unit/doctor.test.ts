@@ -149,6 +149,20 @@ describe('selfdebug doctor', () => {
     );
   });
 
+  it('names the runtime job containers run under, and a requested one the engine lacks', async () => {
+    const gvisor = await doctor({ ...GOOD_ENV, SELFDEBUG_SANDBOX_RUNTIME: 'runsc' }, healthy());
+    expect(row(gvisor.stdout, 'sandbox limits')).toMatch(/✔ sandbox limits .*under runtime runsc \(gVisor/);
+    const plain = await doctor(GOOD_ENV, healthy());
+    expect(row(plain.stdout, 'sandbox limits')).toMatch(/under the engine's default runtime/);
+    const missing = await doctor(
+      { ...GOOD_ENV, SELFDEBUG_SANDBOX_RUNTIME: 'runsc' },
+      healthy({ pingSandbox: () => Promise.reject(new RuntimeMissingError('runsc')) }),
+    );
+    expect(row(missing.stdout, 'sandbox limits')).toMatch(
+      /✘ sandbox limits +SELFDEBUG_SANDBOX_RUNTIME=runsc is not registered.*\n.*fix: .*runtimeArgs/,
+    );
+  });
+
   it('flags limits the engine refuses', async () => {
     const refused = () => Promise.reject(new Error('Range of CPUs is from 0.01 to 1.00'));
     const result = await doctor(GOOD_ENV, healthy({ tryContainerSpec: refused }));
