@@ -94,7 +94,7 @@ describe('selfdebug doctor', () => {
     expect(result.stdout).toMatch(/\nready\.\n$/);
   });
 
-  it('tells a command-line user the CLI is ready when only the App\'s credentials are missing', async () => {
+  it("tells a command-line user the CLI is ready when only the App's credentials are missing", async () => {
     const result = await doctor({ SELFDEBUG_QUEUE_PATH: GOOD_ENV.SELFDEBUG_QUEUE_PATH }, healthy());
     expect(row(result.stdout, 'github app')).toMatch(/✘ github app/);
     expect(row(result.stdout, 'docker engine')).toMatch(/✔ docker engine/);
