@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_MAX_OUTPUT_BYTES } from '../sandbox/output-recorder.js';
+import { toolchainImagesSchema } from './toolchain-images-setting.js';
 
 /** A list written in one environment variable: comma- or whitespace-separated. */
 const listSchema = z.preprocess(
@@ -50,7 +51,7 @@ export const sandboxConfigSchema = z.object({
   commandTimeoutSeconds: z.number().positive().max(86_400).default(600),
   maxOutputBytes: z.int().min(1024).default(DEFAULT_MAX_OUTPUT_BYTES),
   /**
-   * The engine's OCI runtime for job containers (`runsc` for gVisor, `kata`):
+   * The engine's OCI runtime for job containers (`runsc` for gVisor, `kata`; under gVisor setup stays on runc):
    * a second wall between the code and the kernel, where the operator has
    * installed one. Unset: the engine's default (runc).
    */
@@ -64,6 +65,8 @@ export const sandboxConfigSchema = z.object({
   maxCopyOutFiles: z.int().min(1).default(500_000),
   /** Image globs jobs may use (`node:*`, `ghcr.io/my-org/**`); empty allows every image. */
   allowedImages: listSchema.default([]),
+  /** The image for each derived toolchain (`node:20=mirror/node:20`); unnamed ones use the official images. */
+  toolchainImages: toolchainImagesSchema.default({}),
   /**
    * Image of the network-holder and proxy-forwarder sidecars: one the project
    * controls, with sh, sleep, seq and socat. Default: the operator's `image`
@@ -89,6 +92,8 @@ export const sandboxConfigSchema = z.object({
   setupTimeoutSeconds: z.number().positive().max(86_400).default(1800),
   /** Prepared environments kept on the engine (least recently used go first). */
   environmentCacheEntries: z.int().min(0).max(10_000).default(20),
+  /** Of those, most kept for any one repository (its least recently used go first). */
+  environmentCacheRepositoryEntries: z.int().min(1).max(10_000).default(5),
   /** Most disk the prepared environments may take, in GB. */
   environmentCacheGb: z.number().min(0).default(20),
   /** Where the cache keeps its index (last use of each prepared image). */
@@ -118,6 +123,7 @@ export const sandboxEnvironment = {
   maxCopyOutMb: ['SELFDEBUG_SANDBOX_MAX_COPY_OUT_MB'],
   maxCopyOutFiles: ['SELFDEBUG_SANDBOX_MAX_COPY_OUT_FILES'],
   allowedImages: ['SELFDEBUG_ALLOWED_IMAGES'],
+  toolchainImages: ['SELFDEBUG_TOOLCHAIN_IMAGES'],
   sidecarImage: ['SELFDEBUG_SIDECAR_IMAGE'],
   egressHosts: ['SELFDEBUG_EGRESS_HOSTS'],
   egressTrustedHosts: ['SELFDEBUG_EGRESS_TRUSTED_HOSTS'],
@@ -125,6 +131,7 @@ export const sandboxEnvironment = {
   egressMaxConnections: ['SELFDEBUG_EGRESS_MAX_CONNECTIONS'],
   setupTimeoutSeconds: ['SELFDEBUG_SETUP_TIMEOUT_SECONDS'],
   environmentCacheEntries: ['SELFDEBUG_ENVIRONMENT_CACHE_ENTRIES'],
+  environmentCacheRepositoryEntries: ['SELFDEBUG_ENVIRONMENT_CACHE_REPOSITORY_ENTRIES'],
   environmentCacheGb: ['SELFDEBUG_ENVIRONMENT_CACHE_GB'],
   environmentCacheDir: ['SELFDEBUG_ENVIRONMENT_CACHE_DIR'],
 } as const satisfies Record<keyof SandboxConfig, readonly string[]>;
