@@ -1,8 +1,11 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect } from 'vitest';
+import { egressTargets } from '../../src/adapters/docker/environment-preparer.js';
 import { OTHER_TARGETS } from '../../src/adapters/proxy/egress-log.js';
 import type { EgressProxy } from '../../src/adapters/proxy/egress-proxy.js';
+import { environmentLines } from '../../src/report/environment-summary.js';
+import { NO_PREPARATION } from '../../src/sandbox/environment.js';
 import { attackSuite } from './attack-table.js';
 import { proxyRequests, sendThroughProxy } from './network-witness.js';
 import { withProxyOnSocket } from './proxy-on-socket.js';
@@ -99,6 +102,11 @@ describe('the setup proxy under a flood', () => {
             for (const tunnel of [...open, again]) tunnel.socket.destroy();
             expect(proxy.targets()).toContainEqual(
               expect.objectContaining({ target, refused: 1, reason: expect.stringMatching(/limit of 3/) }),
+            );
+            // The refusal and its reason reach the setup transcript, as every egress record does.
+            const lines = environmentLines({ ...NO_PREPARATION, egress: egressTargets(proxy) });
+            expect(lines.join('\n')).toMatch(
+              new RegExp(`refused ${target}: 4 connections are open, past the proxy's limit of 3`),
             );
           },
         );
