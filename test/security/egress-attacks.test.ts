@@ -24,6 +24,7 @@ import {
   udpWitness,
   type Witness,
 } from './network-witness.js';
+import { withProxyOnSocket } from './proxy-on-socket.js';
 
 const attack = attackSuite('network');
 const nonce = () => randomBytes(6).toString('hex');
@@ -35,25 +36,13 @@ function ownIPv4(): string | null {
   return all.find((entry) => !entry.internal && entry.family === 'IPv4')?.address ?? null;
 }
 
-/**
- * A proxy as a job gets it, on its own Unix socket, with outgoing
- * connections bound to 127.0.0.1: whatever a bug let through could only
- * reach this host's loopback (where the witnesses listen), never beyond.
- */
-async function withProxy(
+/** A proxy on its own socket for one attack. */
+function withProxy(
   policy: EgressPolicy,
   lookup: (hostname: string) => string | null,
   body: (socketPath: string, proxy: EgressProxy) => Promise<void>,
 ): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'selfdebug-egress-attack-'));
-  const socketPath = join(dir, 'proxy.sock');
-  const proxy = await EgressProxy.start({ socketPath, policy, lookup, localAddress: '127.0.0.1' });
-  try {
-    await body(socketPath, proxy);
-  } finally {
-    await proxy.close();
-    await rm(dir, { recursive: true, force: true });
-  }
+  return withProxyOnSocket({ policy, lookup }, body);
 }
 
 /** Each target asked for by CONNECT and by plain HTTP; every answer must be the proxy's 403. */
