@@ -1,8 +1,9 @@
 import { stat } from 'node:fs/promises';
-import { constants } from 'node:os';
+import { constants, userInfo } from 'node:os';
 import { resolve } from 'node:path';
 import { loadSandboxProvider, removeContainersCommand } from '../compose/command-sandbox.js';
 import type { Environment } from '../config/read-environment.js';
+import { localScope } from '../environment/cache-scope.js';
 import { ConfigError } from '../errors/config-errors.js';
 import { ModelAuthError, ModelUnreachableError } from '../errors/model-errors.js';
 import {
@@ -157,7 +158,8 @@ async function runInSandbox(run: FixRun, signal: AbortSignal): Promise<number> {
   const opening = {
     jobId: run.jobId,
     workspace: dir,
-    environment: environment.request,
+    // A folder on this machine is a repository of its own, under a tenant no App or Action job can be.
+    environment: { ...environment.request, cacheScope: localScope(String(userInfo().uid), dir) },
     onProgress: (line: string) => progress.note(line),
     signal,
   };

@@ -92,6 +92,8 @@ export const sandboxConfigSchema = z.object({
   setupTimeoutSeconds: z.number().positive().max(86_400).default(1800),
   /** Prepared environments kept on the engine (least recently used go first). */
   environmentCacheEntries: z.int().min(0).max(10_000).default(20),
+  /** Of those, most kept for any one repository (its least recently used go first). */
+  environmentCacheRepositoryEntries: z.int().min(1).max(10_000).default(5),
   /** Most disk the prepared environments may take, in GB. */
   environmentCacheGb: z.number().min(0).default(20),
   /** Where the cache keeps its index (last use of each prepared image). */
@@ -129,6 +131,7 @@ export const sandboxEnvironment = {
   egressMaxConnections: ['SELFDEBUG_EGRESS_MAX_CONNECTIONS'],
   setupTimeoutSeconds: ['SELFDEBUG_SETUP_TIMEOUT_SECONDS'],
   environmentCacheEntries: ['SELFDEBUG_ENVIRONMENT_CACHE_ENTRIES'],
+  environmentCacheRepositoryEntries: ['SELFDEBUG_ENVIRONMENT_CACHE_REPOSITORY_ENTRIES'],
   environmentCacheGb: ['SELFDEBUG_ENVIRONMENT_CACHE_GB'],
   environmentCacheDir: ['SELFDEBUG_ENVIRONMENT_CACHE_DIR'],
 } as const satisfies Record<keyof SandboxConfig, readonly string[]>;

@@ -94,6 +94,16 @@ describe('selfdebug doctor', () => {
     expect(result.stdout).toMatch(/\nready\.\n$/);
   });
 
+  it("tells a command-line user the CLI is ready when only the App's credentials are missing", async () => {
+    const result = await doctor({ SELFDEBUG_QUEUE_PATH: GOOD_ENV.SELFDEBUG_QUEUE_PATH }, healthy());
+    expect(row(result.stdout, 'github app')).toMatch(/✘ github app/);
+    expect(row(result.stdout, 'docker engine')).toMatch(/✔ docker engine/);
+    expect(result.stdout).toMatch(
+      /\nready for `selfdebug fix` and `eval`; not ready for the App: fix github app.*\n$/,
+    );
+    expect(result.stdout).not.toContain('not ready: fix');
+  });
+
   it('names the engine and skips what needs it when Docker does not answer', async () => {
     const error = new EngineUnreachableError('unix:///var/run/docker.sock');
     const result = await doctor(GOOD_ENV, healthy({ pingSandbox: () => Promise.reject(error) }));
