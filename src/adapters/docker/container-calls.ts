@@ -2,7 +2,7 @@ import type { Duplex } from 'node:stream';
 import type Docker from 'dockerode';
 import { ContainerDiedError, type SelfdebugError } from '../../errors/index.js';
 import { OutputRecorder } from '../../sandbox/output-recorder.js';
-import { OOM_REASON } from '../../sandbox/sandbox.js';
+import { type ExecResult, OOM_EXIT_CODE, OOM_REASON } from '../../sandbox/sandbox.js';
 import { mapDockerError } from './map-docker-error.js';
 import { StreamDemuxer } from './stream-demuxer.js';
 
@@ -65,6 +65,35 @@ export class ContainerCalls {
         cause,
       });
     }
+  }
+
+  /**
+   * Ends the exec's stream when the container itself stops. Under gVisor a
+   * command over the memory limit makes the host's OOM killer end the whole
+   * sandbox, and the engine then never closes the exec's stream: without
+   * this, the exec would hang until the command's time limit.
+   */
+  watch(stream: Duplex): { died(): boolean; stop(): void } {
+    const watching = new AbortController();
+    let died = false;
+    this.container.wait({ condition: 'not-running', abortSignal: watching.signal }).then(
+      () => {
+        died = !watching.signal.aborted;
+        if (died) stream.destroy();
+      },
+      // Aborted once the command ended, or the engine could not watch: the stream still ends on its own.
+      () => undefined,
+    );
+    return { died: () => died, stop: () => watching.abort() };
+  }
+
+  /** The container stopped under the command: out of memory (gVisor's way of enforcing it), or an error saying why. */
+  async deathResult(output: ReturnType<OutputRecorder['result']>, durationMs: number): Promise<ExecResult> {
+    const { State } = await this.engine(() => this.container.inspect());
+    if (State.OOMKilled === true || State.ExitCode === OOM_EXIT_CODE) {
+      return { ...output, exitCode: OOM_EXIT_CODE, end: 'oom-killed', reason: OOM_REASON, durationMs };
+    }
+    throw await this.diedError('the container stopped while the command ran');
   }
 
   mapped(error: unknown): SelfdebugError {

@@ -111,11 +111,14 @@ export class DockerSandbox implements Sandbox {
         setTimeout(() => stream.destroy(), KILL_GRACE_MS).unref(),
       );
     });
+    const watch = this.calls.watch(stream);
     await drain(stream, demuxer);
     limits.release();
+    watch.stop();
 
     const output = recorder.result();
     const durationMs = Math.round(performance.now() - started);
+    if (watch.died()) return this.calls.deathResult(output, durationMs);
     const stopped = limits.result(output, durationMs);
     if (stopped) return stopped;
     const exitCode = await this.calls.exitCodeOf(exec);
