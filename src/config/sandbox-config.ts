@@ -62,6 +62,14 @@ export const sandboxConfigSchema = z.object({
   egressHosts: listSchema.default([]),
   /** Hosts the operator trusts to resolve to private or loopback addresses (a registry mirror on the LAN). */
   egressTrustedHosts: listSchema.default([]),
+  /**
+   * A PEM bundle of certificate authorities every job container trusts (a
+   * TLS-inspecting proxy's, a private registry's): mounted read-only and
+   * named by NODE_EXTRA_CA_CERTS, SSL_CERT_FILE and the like.
+   */
+  extraCaCerts: z.string().min(1).optional(),
+  /** KEY=VALUE lines set in setup's commands only (a registry mirror, its token); redacted, never in the loop. */
+  setupEnvFile: z.string().min(1).optional(),
   /** Time limit of each setup command. */
   setupTimeoutSeconds: z.number().positive().max(86_400).default(1800),
   /** Prepared environments kept on the engine (least recently used go first). */
@@ -98,6 +106,8 @@ export const sandboxEnvironment = {
   sidecarImage: ['SELFDEBUG_SIDECAR_IMAGE'],
   egressHosts: ['SELFDEBUG_EGRESS_HOSTS'],
   egressTrustedHosts: ['SELFDEBUG_EGRESS_TRUSTED_HOSTS'],
+  extraCaCerts: ['SELFDEBUG_EXTRA_CA_CERTS'],
+  setupEnvFile: ['SELFDEBUG_SETUP_ENV_FILE'],
   setupTimeoutSeconds: ['SELFDEBUG_SETUP_TIMEOUT_SECONDS'],
   environmentCacheEntries: ['SELFDEBUG_ENVIRONMENT_CACHE_ENTRIES'],
   environmentCacheGb: ['SELFDEBUG_ENVIRONMENT_CACHE_GB'],

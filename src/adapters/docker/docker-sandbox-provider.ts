@@ -1,5 +1,6 @@
 import type Docker from 'dockerode';
 import type { SandboxConfig } from '../../config/sandbox-config.js';
+import type { SetupExtras } from '../../config/setup-extras.js';
 import { RuntimeMissingError, WorkspaceFullError } from '../../errors/index.js';
 import type { PreparationReport } from '../../sandbox/environment.js';
 import type { OpenSandboxRequest, Sandbox, SandboxProvider } from '../../sandbox/sandbox.js';
@@ -26,6 +27,7 @@ export class DockerSandboxProvider implements SandboxProvider {
   private readonly cache: EnvironmentCache;
   private reaped: Promise<void> | undefined;
   private readonly readOnlyMounts: readonly string[];
+  private readonly caCerts: SetupExtras['caCerts'];
 
   constructor(
     private readonly config: SandboxConfig,
@@ -36,9 +38,12 @@ export class DockerSandboxProvider implements SandboxProvider {
       egressLookup?: EgressLookup;
       /** Host folders mounted read-only at the same path in each job's container (the runner's tool cache). */
       readOnlyMounts?: readonly string[];
+      /** The operator's setup variables, mirrors and certificates (SELFDEBUG_SETUP_ENV_FILE, SELFDEBUG_EXTRA_CA_CERTS). */
+      setupExtras?: SetupExtras;
     } = {},
   ) {
     this.readOnlyMounts = options.readOnlyMounts ?? [];
+    this.caCerts = options.setupExtras?.caCerts ?? null;
     this.docker = docker;
     this.endpoint = describeEndpoint(docker);
     this.images = new ImageStore(docker, this.endpoint, credentials);
@@ -59,6 +64,7 @@ export class DockerSandboxProvider implements SandboxProvider {
       this.endpoint,
       logger,
       options.egressLookup,
+      options.setupExtras,
     );
   }
 
@@ -105,6 +111,7 @@ export class DockerSandboxProvider implements SandboxProvider {
       image: prepared.image,
       networkMode: sidecars.networkMode,
       readOnlyMounts: this.readOnlyMounts,
+      caCerts: this.caCerts,
     });
     const container = await this.docker.createContainer(spec);
     const sandbox = new DockerSandbox(container, this.config, this.endpoint, {
