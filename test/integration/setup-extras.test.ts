@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DockerSandboxProvider } from '../../src/adapters/docker/docker-sandbox-provider.js';
-import { EnvironmentCache } from '../../src/adapters/docker/environment-cache.js';
+import { JOB_LABEL } from '../../src/adapters/docker/labels.js';
 import { loadSetupExtras } from '../../src/compose/setup-extras.js';
 import { parseSandboxConfig } from '../../src/config/load-config.js';
 import type { SetupExtras } from '../../src/config/setup-extras.js';
-import { lockfileDigests } from '../../src/environment/environment-key.js';
+import { setupInputDigests } from '../../src/environment/setup-inputs.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import { EnvironmentSetupError } from '../../src/sandbox/setup-error.js';
 import { TlsRegistry } from '../fakes/tls-registry.js';
@@ -66,7 +66,7 @@ describeWithDocker('operator settings for setup: a private CA and a registry mir
     return { dir, extras };
   }
 
-  async function setUp(withCa: boolean) {
+  async function setUp(withCa: boolean, jobId = `ca-${randomUUID().slice(0, 8)}`) {
     const { dir, extras } = await project(withCa);
     // No SELFDEBUG_EGRESS_HOSTS: the mirror is allowed (and trusted to be on the loopback) because the setup file names it.
     const provider = new DockerSandboxProvider(
@@ -81,10 +81,10 @@ describeWithDocker('operator settings for setup: a private CA and a registry mir
     );
     const setup = [{ name: 'install', command: 'npm ci --no-audit --no-fund' }];
     return provider.open({
-      jobId: `ca-${randomUUID().slice(0, 8)}`,
+      jobId,
       workspace: dir,
       // The lockfile names this run's registry port: no prepared environment of an earlier run matches.
-      environment: { setup, services: [], allowedHosts: [], lockfiles: await lockfileDigests(dir, setup) },
+      environment: { setup, services: [], allowedHosts: [], lockfiles: await setupInputDigests(dir, setup) },
     });
   }
 
@@ -112,7 +112,8 @@ describeWithDocker('operator settings for setup: a private CA and a registry mir
   it(
     "works with it, and the loop trusts the CA but never sees the setup file's values",
     async () => {
-      const sandbox = await setUp(true);
+      const jobId = `ca-${randomUUID().slice(0, 8)}`;
+      const sandbox = await setUp(true, jobId);
       open.push(sandbox);
       const report = sandbox.preparation!;
       expect(report.setup.map((run) => run.result.exitCode)).toEqual([0]);
@@ -136,7 +137,9 @@ describeWithDocker('operator settings for setup: a private CA and a registry mir
       expect(Number(bundle.stdout.split('\n')[0])).toBeGreaterThan(100);
       expect(bundle.stdout).toContain('BEGIN CERTIFICATE');
       // Nor does the prepared image keep them: setup's values went to its commands, not its container.
-      const image = await docker.getImage(EnvironmentCache.tagOf(report.cacheKey!)).inspect();
+      const [loop] = await docker.listContainers({ filters: { label: [`${JOB_LABEL}=${jobId}`] } });
+      const image = await docker.getImage(loop!.ImageID).inspect();
+      expect(image.RepoTags?.join(' ') ?? '').not.toContain(TEST_IMAGE);
       expect(JSON.stringify(image.Config.Env)).not.toContain(TOKEN);
     },
     SETUP_TIMEOUT_MS,

@@ -2,6 +2,7 @@ import type Docker from 'dockerode';
 import type { SandboxConfig } from '../../config/sandbox-config.js';
 import type { SetupExtras } from '../../config/setup-extras.js';
 import { RuntimeMissingError, WorkspaceFullError } from '../../errors/index.js';
+import { credentialNotes } from '../../sandbox/credential-plan.js';
 import type { PreparationReport } from '../../sandbox/environment.js';
 import type { OpenSandboxRequest, Sandbox, SandboxProvider } from '../../sandbox/sandbox.js';
 import { type Logger, silentLogger } from '../../util/logger.js';
@@ -51,6 +52,7 @@ export class DockerSandboxProvider implements SandboxProvider {
       docker,
       {
         entries: config.environmentCacheEntries,
+        repositoryEntries: config.environmentCacheRepositoryEntries,
         gigabytes: config.environmentCacheGb,
         ...(config.environmentCacheDir ? { dir: config.environmentCacheDir } : {}),
       },
@@ -88,10 +90,9 @@ export class DockerSandboxProvider implements SandboxProvider {
       } catch (error) {
         // A prepared environment that cannot start is broken: drop it and build it again, once.
         // One that does not fit the workspace would not fit when built again either.
-        if (!prepared.report.reused || !prepared.report.cacheKey || error instanceof WorkspaceFullError)
-          throw error;
+        if (!prepared.report.reused || error instanceof WorkspaceFullError) throw error;
         this.logger.warn({ error: String(error) }, 'discarding a prepared environment that did not start');
-        await this.cache.discard(prepared.report.cacheKey);
+        await this.cache.discard(prepared.report.reused.entry);
         await sidecars.removeAll();
         prepared = await this.preparer.prepare(input, sidecars);
         return await this.start(request, prepared, sidecars);
@@ -121,7 +122,8 @@ export class DockerSandboxProvider implements SandboxProvider {
     try {
       await container.start();
       if (prepared.report.cacheKey) await sandbox.restorePrepared();
-      await sandbox.copyIn(await request.workspace);
+      const copied = await sandbox.copyIn(await request.workspace);
+      prepared.report.notes.push(...credentialNotes(copied.removed));
       request.signal?.throwIfAborted();
       return sandbox;
     } catch (error) {

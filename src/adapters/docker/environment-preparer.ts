@@ -7,7 +7,7 @@ import { NO_SETUP_EXTRAS, type SetupExtras } from '../../config/setup-extras.js'
 import { environmentKey } from '../../environment/environment-key.js';
 import { checkImageAllowed } from '../../environment/image-policy.js';
 import { SandboxError, ServicesNeedSharedLoopbackError, WorkspaceFullError } from '../../errors/index.js';
-import type { EnvironmentRequest, PreparationReport } from '../../sandbox/environment.js';
+import type { CacheScope, EnvironmentRequest, PreparationReport } from '../../sandbox/environment.js';
 import { runSetup } from '../../sandbox/run-setup.js';
 import type { Logger } from '../../util/logger.js';
 import { EgressProxy } from '../proxy/egress-proxy.js';
@@ -18,6 +18,7 @@ import { type EnvironmentCache, PREPARED_WORKSPACE } from './environment-cache.j
 import type { ImageStore } from './image-store.js';
 import { containerLabels } from './labels.js';
 import { operatorEgress, setupCommandEnvironment, trustOperatorCertificates } from './operator-setup.js';
+import { refusePrepared, unscoped } from './prepared-image.js';
 import { PROXY_PORT, type Sidecars } from './sidecars.js';
 
 const NOTHING: EnvironmentRequest = { setup: [], services: [], allowedHosts: [], lockfiles: {} };
@@ -60,6 +61,7 @@ export class EnvironmentPreparer {
     const base = environment.image ?? this.config.image;
     checkImageAllowed(base, this.config.allowedImages);
     const ensured = await this.images.ensure(base, input.onProgress, input.signal);
+    await refusePrepared(this.docker, base);
     const report: PreparationReport = {
       image: base,
       imageId: ensured.id,
@@ -83,13 +85,16 @@ export class EnvironmentPreparer {
       lockfiles: environment.lockfiles,
     });
     report.cacheKey = key;
-    const cached = await this.cache.lookup(key);
+    const cached = await this.cache.lookup(environment.cacheScope, key);
     if (cached) {
-      report.reused = { key, builtAt: cached.builtAt };
-      input.onProgress(`environment reused: key ${key.slice(0, 12)}, built ${cached.builtAt}`);
+      report.reused = { key, builtAt: cached.builtAt, entry: cached.entry, ref: cached.ref };
+      input.onProgress(
+        `environment reused: key ${key.slice(0, 12)} of ${cached.ref}, built ${cached.builtAt}`,
+      );
       return { image: cached.image, report };
     }
-    const image = await this.build(base, key, environment, input, sidecars, report);
+    const scope = environment.cacheScope ?? unscoped();
+    const image = await this.build(base, { scope, key }, environment, input, sidecars, report);
     return { image, report };
   }
 
@@ -107,6 +112,7 @@ export class EnvironmentPreparer {
     for (const service of services) {
       checkImageAllowed(service.image, this.config.allowedImages);
       await this.images.ensure(service.image, input.onProgress, input.signal);
+      await refusePrepared(this.docker, service.image);
       input.onProgress(`starting service ${service.name} (${service.image})`);
       await sidecars.startService(service);
       report.services.push(service.name);
@@ -116,7 +122,7 @@ export class EnvironmentPreparer {
   /** Runs setup behind the proxy, clears the sources out, and saves what is left as the key's image. */
   private async build(
     base: string,
-    key: string,
+    entry: { scope: CacheScope; key: string },
     environment: EnvironmentRequest,
     input: PrepareInput,
     sidecars: Sidecars,
@@ -140,8 +146,8 @@ export class EnvironmentPreparer {
       });
       await sidecars.stopForwarder();
       await stowPrepared(setup, workspace, this.config);
-      const image = await this.saveEnvironment(container, key);
-      input.onProgress(`environment prepared: key ${key.slice(0, 12)}`);
+      const image = await this.saveEnvironment(container, entry.scope, entry.key);
+      input.onProgress(`environment prepared: key ${entry.key.slice(0, 12)} for ${entry.scope.ref}`);
       return image;
     } finally {
       await sidecars.stopForwarder();
@@ -165,6 +171,7 @@ export class EnvironmentPreparer {
         // Kept apart: a repository's hosts never get the operator's trust in private addresses.
         repositoryHosts,
       },
+      maxConnections: this.config.egressMaxConnections,
       ...(this.lookup ? { lookup: this.lookup } : {}),
       logger: this.logger,
     });
@@ -172,10 +179,14 @@ export class EnvironmentPreparer {
   }
 
   /** Saves the set-up container as the key's image; old environments are evicted, and failing that only warns. */
-  private async saveEnvironment(container: Docker.Container, key: string): Promise<string> {
-    const saved = await this.cache.save(container, key, this.config.user);
+  private async saveEnvironment(
+    container: Docker.Container,
+    scope: CacheScope,
+    key: string,
+  ): Promise<string> {
+    const saved = await this.cache.save(container, scope, key, this.config.user);
     await this.cache
-      .evict(key)
+      .evict(saved.entry)
       .catch((error: unknown) =>
         this.logger.warn({ error: String(error) }, 'could not evict prepared environments'),
       );
@@ -211,15 +222,18 @@ export class EnvironmentPreparer {
   }
 }
 
+/** Each target once per outcome: how often it was reached, and how often refused with the latest reason. */
 function egressTargets(proxy: EgressProxy): PreparationReport['egress'] {
-  const byTarget = new Map<string, PreparationReport['egress'][number]>();
-  for (const record of proxy.records()) {
-    const target = `${record.host}:${record.port}`;
-    const seen = byTarget.get(target) ?? { target, allowed: record.allowed, reason: record.reason, bytes: 0 };
-    seen.bytes += record.bytesIn + record.bytesOut;
-    byTarget.set(target, seen);
-  }
-  return [...byTarget.values()];
+  return proxy
+    .targets()
+    .flatMap((tally) => [
+      ...(tally.allowed > 0
+        ? [{ target: tally.target, allowed: true, reason: null, bytes: tally.bytes, requests: tally.allowed }]
+        : []),
+      ...(tally.refused > 0
+        ? [{ target: tally.target, allowed: false, reason: tally.reason, bytes: 0, requests: tally.refused }]
+        : []),
+    ]);
 }
 
 /**

@@ -25,12 +25,15 @@ export function setupCommandEnvironment(extras: SetupExtras, proxyUrl: string): 
 export function operatorEgress(
   config: SandboxConfig,
   extras: SetupExtras,
-): Pick<EgressPolicy, 'allowedHosts' | 'explicitHosts'> {
+): Pick<EgressPolicy, 'allowedHosts' | 'explicitHosts' | 'tlsPorts'> {
   const base = config.egressHosts.length > 0 ? config.egressHosts : DEFAULT_ALLOWED_HOSTS;
   const names = extras.mirrorHosts.map((host) => host.replace(/:\d+$/, ''));
+  // A mirror on its own port (https://mirror:8443/) is reached through a CONNECT tunnel to that port.
+  const ports = extras.mirrorHosts.map((host) => Number(/:(\d+)$/.exec(host)?.[1] ?? 443));
   return {
     allowedHosts: [...base, ...extras.mirrorHosts],
     explicitHosts: [...config.egressTrustedHosts, ...names],
+    tlsPorts: [...new Set([...config.egressTlsPorts, ...ports])],
   };
 }
 

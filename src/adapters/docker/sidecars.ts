@@ -52,16 +52,18 @@ export class Sidecars {
   /** Relays 127.0.0.1:PROXY_PORT in the namespace to the proxy's socket in `socketDir` (bind-mounted read-only). */
   async startForwarder(socketDir: string, socketName: string): Promise<void> {
     await this.startHolder();
+    const capacity = forwarderCapacity(this.config.egressMaxConnections);
     this.forwarder = await this.run({
       Image: this.image,
       Cmd: [
         'socat',
-        `TCP-LISTEN:${PROXY_PORT},bind=127.0.0.1,fork,reuseaddr`,
+        `TCP-LISTEN:${PROXY_PORT},bind=127.0.0.1,fork,reuseaddr,max-children=${capacity.children}`,
         `UNIX-CONNECT:${SOCKET_MOUNT}/${socketName}`,
       ],
       User: '1000:1000',
       HostConfig: {
-        ...lockedDown(64),
+        ...lockedDown(capacity.memoryMb),
+        PidsLimit: capacity.pids,
         NetworkMode: this.networkMode,
         ReadonlyRootfs: true,
         Binds: [`${socketDir}:${SOCKET_MOUNT}:ro`],
@@ -134,6 +136,25 @@ export class Sidecars {
         `${what} did not accept connections on localhost:${port} within ${timeoutSeconds} s; check its image and settings.`,
       );
   }
+}
+
+/**
+ * How many connections the forwarder relays at once (socat forks a child
+ * for each) and the pids that takes. It holds more than the proxy lets
+ * open, so past the proxy's limit a request still reaches the proxy and is
+ * refused with its reason; the margin covers connections being refused and
+ * ones that have sent nothing yet. Past max-children socat stops accepting
+ * until a child ends, rather than failing a fork against the pids limit.
+ */
+export function forwarderCapacity(maxConnections: number): {
+  children: number;
+  pids: number;
+  memoryMb: number;
+} {
+  const children = maxConnections + 32;
+  // socat itself, the init process, and room for a child that is exiting while the next forks;
+  // a child's own pages are well under a megabyte, so a megabyte each is room to spare.
+  return { children, pids: children + 8, memoryMb: 32 + children };
 }
 
 /** What the holder and the forwarder run, from the sidecar image; doctor checks the image has each. */
