@@ -97,8 +97,8 @@ function pingFailure(error: unknown, image: string, runtime?: string): CheckResu
   // selfdebug's own executor image is built, not pulled: a registry's answer about it misleads.
   const built = /^selfdebug-executor(:|$)/.test(image) && !(error instanceof ImageNotFoundError);
   const hint = built
-    ? '\nselfdebug-executor is built here, not pulled: `docker build -t selfdebug-executor docker/executor`, ' +
-      'or offline `npm run image:test` and SELFDEBUG_SANDBOX_IMAGE=selfdebug-executor:test.'
+    ? '\nselfdebug-executor is built here, not pulled: `npm run image` builds selfdebug-executor:latest ' +
+      'offline from the Debian mirror (or `docker build -t selfdebug-executor docker/executor`).'
     : '';
   return [
     ok('docker engine', 'answers'),
