@@ -657,20 +657,21 @@ describeWithDocker('setup and loop containers on the real engine, attacking the 
     },
   );
 
+  const NO_ROUTE = /unreachable|No route to host/i;
   const direct = [
     [
       'direct_host_loopback',
       "a server on the host's loopback, skipping the proxy",
       /^ConnectionRefusedError|^OSError/,
     ],
-    ['direct_own_address', "the host's own address, skipping the proxy", /unreachable/i],
-    // No route: ENETUNREACH for IPv4; IPv6 has not even a source address to leave from.
+    // No route: ENETUNREACH for IPv4 (EHOSTUNREACH from gVisor's own stack); IPv6 has not even a source address.
+    ['direct_own_address', "the host's own address, skipping the proxy", NO_ROUTE],
     [
       'direct_external',
       'an external address, skipping the proxy',
-      /unreachable|Cannot assign requested address/i,
+      /unreachable|No route to host|Cannot assign requested address/i,
     ],
-    ['direct_metadata', 'cloud metadata (169.254.169.254), skipping the proxy', /unreachable/i],
+    ['direct_metadata', 'cloud metadata (169.254.169.254), skipping the proxy', NO_ROUTE],
     ['direct_redis', 'Redis on 127.0.0.1:6379, skipping the proxy', /^ConnectionRefusedError/],
     ['direct_engine', 'the engine API over TCP (2375/2376), skipping the proxy', /^ConnectionRefusedError/],
   ] as const;
