@@ -51,7 +51,7 @@ export const sandboxConfigSchema = z.object({
   commandTimeoutSeconds: z.number().positive().max(86_400).default(600),
   maxOutputBytes: z.int().min(1024).default(DEFAULT_MAX_OUTPUT_BYTES),
   /**
-   * The engine's OCI runtime for job containers (`runsc` for gVisor, `kata`):
+   * The engine's OCI runtime for job containers (`runsc` for gVisor, `kata`; under gVisor setup stays on runc):
    * a second wall between the code and the kernel, where the operator has
    * installed one. Unset: the engine's default (runc).
    */
