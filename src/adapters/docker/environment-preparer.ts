@@ -221,7 +221,7 @@ export class EnvironmentPreparer {
 }
 
 /** Each target once per outcome: how often it was reached, and how often refused with the latest reason. */
-function egressTargets(proxy: EgressProxy): PreparationReport['egress'] {
+export function egressTargets(proxy: EgressProxy): PreparationReport['egress'] {
   return proxy
     .targets()
     .flatMap((tally) => [
