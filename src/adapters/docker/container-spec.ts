@@ -27,6 +27,8 @@ export function containerSpec(
     readOnlyMounts?: readonly string[];
     /** The operator's certificates (SELFDEBUG_EXTRA_CA_CERTS), trusted in the loop as in setup. */
     caCerts?: SetupExtras['caCerts'];
+    /** The keeper's command: a prepared image's own (see keeper.ts), else the image's `sleep`. */
+    keeper?: string[];
   } = {},
 ): ContainerCreateOptions {
   const trust = caEnvironment(options.caCerts ?? null);
@@ -35,7 +37,7 @@ export function containerSpec(
   return {
     Image: options.image ?? config.image,
     name: containerName(jobId),
-    Cmd: ['sleep', 'infinity'],
+    Cmd: options.keeper ?? ['sleep', 'infinity'],
     Entrypoint: [],
     // Init and the keeper run as another uid than the commands, which run as `config.user` (DockerSandbox
     // execs with it): a command may ptrace processes of its own uid, and so could otherwise take over the
