@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { actionScope } from '../environment/cache-scope.js';
+import type { CacheScope } from '../sandbox/environment.js';
 import type { RunnerContext } from './inputs.js';
 
 const actorSchema = z.object({ login: z.string(), type: z.string().optional() });
@@ -14,9 +16,11 @@ const eventSchema = z.object({
       base: z.object({ ref: z.string() }),
     })
     .optional(),
+  repository: z.object({ id: z.int().optional(), default_branch: z.string().optional() }).loose().optional(),
   workflow_run: z
     .object({
       id: z.int(),
+      head_repository: z.object({ id: z.int() }).loose().nullish(),
       name: z.string().nullish(),
       head_branch: z.string().nullish(),
       head_sha: z.string(),
@@ -40,6 +44,8 @@ export interface FailedRun {
   pullRequest: { number: number; headSha: string; base: string } | null;
   /** True when the action runs in a separate `workflow_run` workflow rather than in the failed job. */
   separate: boolean;
+  /** Whose prepared environments setup reuses and fills; none when the runner does not name the repository. */
+  cacheScope?: CacheScope | undefined;
 }
 
 type EventPayload = z.output<typeof eventSchema>;
@@ -71,6 +77,7 @@ export async function readFailedRun(runner: RunnerContext): Promise<FailedRun | 
       actor: run.actor ?? sender,
       pullRequest: null,
       separate: true,
+      cacheScope: scopeOf(runner, payload, workflowRunRef(run, payload.repository?.id)),
     };
   }
   if (runner.GITHUB_RUN_ID === undefined || runner.GITHUB_SHA === undefined) {
@@ -89,7 +96,32 @@ export async function readFailedRun(runner: RunnerContext): Promise<FailedRun | 
     pullRequest:
       pull === undefined ? null : { number: pull.number, headSha: pull.head.sha, base: pull.base.ref },
     separate: false,
+    // A pull request's run is on refs/pull/N/merge: it reads the default branch's entries, never fills them.
+    cacheScope: scopeOf(runner, payload, runner.GITHUB_REF),
   };
+}
+
+/**
+ * The failed run's own ref, not this workflow's (a workflow_run workflow runs
+ * on the default branch): a fork's branch gets a ref of its own, since its
+ * name (even `main`) says nothing about whose code it is.
+ */
+function workflowRunRef(
+  run: NonNullable<EventPayload['workflow_run']>,
+  repositoryId: number | undefined,
+): string {
+  const branch = run.head_branch ?? '';
+  const fork = run.head_repository?.id !== undefined && run.head_repository.id !== repositoryId;
+  if (fork || branch === '') return `refs/selfdebug/run/${run.head_repository?.id ?? 'unknown'}/${branch}`;
+  return `refs/heads/${branch}`;
+}
+
+function scopeOf(runner: RunnerContext, payload: EventPayload, ref: string): CacheScope | undefined {
+  const repositoryId = runner.GITHUB_REPOSITORY_ID ?? payload.repository?.id?.toString();
+  if (repositoryId === undefined || ref === '') return undefined;
+  const defaultBranch = payload.repository?.default_branch;
+  // Without the default branch the job reads only its own ref's entries.
+  return actionScope({ repositoryId, ref, defaultBranch: defaultBranch ?? ref });
 }
 
 /** A tag or other ref has no branch to push a fix against: the empty name says so. */

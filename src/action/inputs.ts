@@ -89,6 +89,7 @@ const runnerSchema = z.object({
     .regex(/^[0-9a-f]{40}$/, 'must be a commit sha')
     .optional(),
   GITHUB_REF: z.string().default(''),
+  GITHUB_REPOSITORY_ID: z.string().regex(/^\d+$/, 'must be a repository id').optional(),
   GITHUB_HEAD_REF: z.string().optional(),
   GITHUB_JOB: z.string().optional(),
   GITHUB_WORKFLOW: z.string().default('workflow'),

@@ -130,7 +130,9 @@ async function debugCommand(run: ActionRun, checkout: () => Promise<Workspace>):
   const opening = {
     jobId: jobIdOf(run.failed),
     workspace: runner.GITHUB_WORKSPACE,
-    environment: environment.request,
+    environment: run.failed.cacheScope
+      ? { ...environment.request, cacheScope: run.failed.cacheScope }
+      : environment.request,
     onProgress: (line: string) => io.log(run.redactor.redact(line)),
   };
   return await withSandbox(provider, opening, async (opened) => {

@@ -1,8 +1,9 @@
 import { stat } from 'node:fs/promises';
+import { constants, userInfo } from 'node:os';
 import { resolve } from 'node:path';
 import { loadSandboxProvider, removeContainersCommand } from '../compose/command-sandbox.js';
 import type { Environment } from '../config/read-environment.js';
-import { planEnvironment } from '../environment/plan-environment.js';
+import { localScope } from '../environment/cache-scope.js';
 import { ConfigError } from '../errors/config-errors.js';
 import { ModelAuthError, ModelUnreachableError } from '../errors/model-errors.js';
 import {
@@ -18,6 +19,7 @@ import type { Sandbox } from '../sandbox/sandbox.js';
 import { EnvironmentSetupError } from '../sandbox/setup-error.js';
 import { withSandbox } from '../sandbox/with-sandbox.js';
 import { copyBack } from '../workspace/copy-back.js';
+import { planFixEnvironment } from './fix-environment.js';
 import { FIX_USAGE, type FixOptions, parseFixOptions, UsageError } from './fix-options.js';
 import { FixProgress } from './fix-progress.js';
 import { type FolderConfig, RepoConfigFileError, readFolderConfig } from './fix-repo-config.js';
@@ -42,12 +44,13 @@ export const EXIT_CANCELLED = 130;
 /**
  * `selfdebug fix`: runs the self-debugging loop on a local folder and writes
  * the fix back only when the command passes. Returns the exit code: 0 fixed,
- * 1 any other outcome, 2 usage or configuration problems, 130 cancelled.
+ * 1 any other outcome, 2 usage or configuration problems, 130 cancelled by
+ * Ctrl-C (143 by SIGTERM, 129 by SIGHUP).
  */
 export async function runFix(argv: readonly string[], io: FixIO): Promise<number> {
   const controller = new AbortController();
   const jobId = `cli-${Date.now()}`;
-  const stopListening = listenForInterrupts(controller, jobId, io.stderr);
+  const interrupts = listenForInterrupts(controller, jobId, io.stderr);
   let progress: FixProgress | undefined;
   try {
     const request = parseFixOptions(argv);
@@ -69,24 +72,25 @@ export async function runFix(argv: readonly string[], io: FixIO): Promise<number
     for (const note of folder.notes) view.note(note);
     try {
       const run = { options, settings, folder, dir, jobId, model: guarded, progress: view, host: io.env };
-      return await runInSandbox(run, controller.signal);
+      const code = await runInSandbox(run, controller.signal);
+      return code === EXIT_CANCELLED ? interrupts.exitCode() : code;
     } finally {
       if (recorder && options.record !== undefined) await saveRecording(recorder, options.record, view);
     }
   } catch (error) {
     progress?.stop();
-    return exitFor(error, controller.signal.aborted, io.stderr);
+    return exitFor(error, controller.signal.aborted ? interrupts.exitCode() : null, io.stderr);
   } finally {
     progress?.stop();
-    stopListening();
+    interrupts.stop();
   }
 }
 
-/** The exit code of a run that threw: cancelled, settings to fix (2), or any other failure (1). */
-function exitFor(error: unknown, cancelled: boolean, stderr: OutputStream): number {
-  if (cancelled) {
+/** The exit code of a run that threw: cancelled (the signal's code), settings to fix (2), or any other failure (1). */
+function exitFor(error: unknown, cancelledWith: number | null, stderr: OutputStream): number {
+  if (cancelledWith !== null) {
     stderr.write('Cancelled.\n');
-    return EXIT_CANCELLED;
+    return cancelledWith;
   }
   stderr.write(`selfdebug fix: ${error instanceof Error ? error.message : String(error)}\n`);
   return isSetupProblem(error) ? EXIT_USAGE : EXIT_NOT_FIXED;
@@ -154,7 +158,8 @@ async function runInSandbox(run: FixRun, signal: AbortSignal): Promise<number> {
   const opening = {
     jobId: run.jobId,
     workspace: dir,
-    environment: environment.request,
+    // A folder on this machine is a repository of its own, under a tenant no App or Action job can be.
+    environment: { ...environment.request, cacheScope: localScope(String(userInfo().uid), dir) },
     onProgress: (line: string) => progress.note(line),
     signal,
   };
@@ -180,19 +185,16 @@ async function runInSandbox(run: FixRun, signal: AbortSignal): Promise<number> {
   });
 }
 
-/** What the sandbox is set up with: the folder's file and the flags. */
-async function environmentFor(run: FixRun) {
-  const { options, folder } = run;
-  return planEnvironment(
-    {
-      // The flags replace the file's setup and image, as they do every other setting.
-      setup: options.setup.length > 0 ? options.setup : folder.config.setup,
-      sandbox: { ...folder.config.sandbox, image: options.image ?? folder.config.sandbox.image },
-    },
-    null,
-    run.dir,
-    { derive: false, allowedImages: run.settings.sandbox.allowedImages },
-  );
+/** What the sandbox is set up with: derived as the App derives, then the folder's file and the flags. */
+function environmentFor(run: FixRun) {
+  return planFixEnvironment({
+    options: run.options,
+    folder: run.folder,
+    dir: run.dir,
+    command: run.settings.command,
+    toolchainImages: run.settings.sandbox.toolchainImages,
+    allowedImages: run.settings.sandbox.allowedImages,
+  });
 }
 
 /** The fix goes out as a patch file, or as the changed files only (never the command's build outputs). */
@@ -252,24 +254,47 @@ function isSetupProblem(error: unknown): boolean {
   );
 }
 
+/** The signals that stop a run, and the exit code each gives: 128 + the signal's number, as a shell reports it. */
+const STOP_SIGNALS = {
+  SIGINT: EXIT_CANCELLED,
+  SIGTERM: 128 + constants.signals.SIGTERM,
+  SIGHUP: 128 + constants.signals.SIGHUP,
+} as const;
+type StopSignal = keyof typeof STOP_SIGNALS;
+
 /**
- * The first Ctrl-C cancels the run (the command is killed and the sandbox
- * removed); a second one exits at once, for a sandbox that will not go.
+ * The first Ctrl-C (or a SIGTERM from a supervisor, a SIGHUP from a closed
+ * terminal) cancels the run: the command is killed and the setup, holder,
+ * forwarder and sandbox containers removed; a second one exits at once, for
+ * a sandbox that will not go.
  */
-function listenForInterrupts(controller: AbortController, jobId: string, stderr: OutputStream): () => void {
-  const onInterrupt = () => {
+function listenForInterrupts(
+  controller: AbortController,
+  jobId: string,
+  stderr: OutputStream,
+): { stop: () => void; exitCode: () => number } {
+  let received: StopSignal = 'SIGINT';
+  const onSignal = (signal: StopSignal) => {
     if (controller.signal.aborted) {
       stderr.write(
         '\nStopped at once. If a sandbox container is left behind, remove it with\n' +
           `  ${removeContainersCommand(jobId)}\n`,
       );
-      process.exit(EXIT_CANCELLED);
+      process.exit(STOP_SIGNALS[signal]);
     }
+    received = signal;
+    const again = signal === 'SIGINT' ? 'Ctrl-C' : signal;
     stderr.write(
-      '\nCancelling: stopping the command and removing the sandbox (Ctrl-C again to quit at once)…\n',
+      `\nCancelling: stopping the command and removing the sandbox (${again} again to quit at once)…\n`,
     );
-    controller.abort(new Error('cancelled by Ctrl-C'));
+    controller.abort(new Error(`cancelled by ${signal}`));
   };
-  process.on('SIGINT', onInterrupt);
-  return () => process.off('SIGINT', onInterrupt);
+  const names = Object.keys(STOP_SIGNALS) as StopSignal[];
+  for (const name of names) process.on(name, onSignal);
+  return {
+    stop: () => {
+      for (const name of names) process.off(name, onSignal);
+    },
+    exitCode: () => STOP_SIGNALS[received],
+  };
 }

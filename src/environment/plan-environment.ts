@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EnvironmentRequest, SetupCommand } from '../sandbox/environment.js';
 import { type DerivedEnvironment, environmentFromDevcontainer } from './derive-environment.js';
-import { lockfileDigests } from './environment-key.js';
 import { checkImageAllowed } from './image-policy.js';
+import { setupInputDigests } from './setup-inputs.js';
 
 /**
  * The keys of .github/selfdebug.yml that choose the environment. Declared
@@ -12,7 +12,12 @@ import { checkImageAllowed } from './image-policy.js';
  */
 export interface ConfiguredEnvironment {
   setup: readonly string[];
-  sandbox: { image?: string | undefined; allowed_hosts: readonly string[] };
+  sandbox: {
+    image?: string | undefined;
+    allowed_hosts: readonly string[];
+    /** Globs of further files setup reads, for the cache key (like hashFiles). */
+    cache_key_files?: readonly string[] | undefined;
+  };
 }
 
 export interface EnvironmentPlan {
@@ -22,60 +27,113 @@ export interface EnvironmentPlan {
 }
 
 /**
- * Chooses a job's environment, first match wins: the repository's
- * configuration (`setup`, `sandbox.image`), else the failing job's own
- * workflow (its container or setup-* actions, the run steps before the
- * failing one, its services), else `.devcontainer/devcontainer.json`, else
- * the App's image with nothing installed. Steps that cannot be reproduced
- * are named in the notes with the reason.
+ * Chooses a job's environment. What was derived (the failing job's workflow:
+ * its container or setup-* actions, the run steps before the failing one,
+ * its services; or, for the CLI, the folder's toolchain files) is the base,
+ * and each key the repository configures replaces its own part only:
+ * `sandbox.image` the image, `setup` the setup commands. With nothing
+ * derived, the configuration alone, else `.devcontainer/devcontainer.json`,
+ * else the App's image with nothing installed. Steps that cannot be
+ * reproduced are named in the notes with the reason.
  */
 export async function planEnvironment(
   config: ConfiguredEnvironment,
   derivedFromWorkflow: DerivedEnvironment | null | undefined,
   checkoutDir: string,
-  operator: { derive: boolean; allowedImages: readonly string[] },
+  operator: { derive: boolean; allowedImages: readonly string[]; names?: ConfiguredNames },
 ): Promise<EnvironmentPlan> {
   const allowedHosts = [...config.sandbox.allowed_hosts];
+  const parts = { allowedHosts, keyFiles: config.sandbox.cache_key_files ?? [] };
   const derived = operator.derive ? (derivedFromWorkflow ?? null) : null;
+  const names = operator.names ?? REPOSITORY_NAMES;
+  if (derived) {
+    const allowed = withAllowedImage(derived, operator.allowedImages);
+    return derivedPlan(withConfigured(allowed, config, names), checkoutDir, parts);
+  }
   const configured = config.setup.length > 0 || config.sandbox.image !== undefined;
-  if (configured || (!derived && !(await hasDevcontainer(checkoutDir)))) {
+  if (configured || !(await hasDevcontainer(checkoutDir))) {
     const setup = config.setup.map((command): SetupCommand => ({ command }));
     return {
-      source: configured ? 'the repository configuration (.github/selfdebug.yml)' : "the App's default image",
+      source: configured ? `the repository configuration (${names.config})` : "the App's default image",
       request: {
         setup,
         services: [],
         allowedHosts,
-        lockfiles: await lockfileDigests(checkoutDir, setup),
+        lockfiles: await setupInputDigests(checkoutDir, setup, parts.keyFiles),
         notes: [],
       },
     };
   }
-  if (derived) {
-    return derivedPlan(withAllowedImage(derived, operator.allowedImages), checkoutDir, allowedHosts);
-  }
-  return devcontainerPlan(checkoutDir, allowedHosts);
+  return devcontainerPlan(checkoutDir, parts);
+}
+
+/** How the notes name where the image, the setup and the rest of the configuration came from. */
+export interface ConfiguredNames {
+  image: string;
+  setup: string;
+  config: string;
+}
+
+const REPOSITORY_NAMES: ConfiguredNames = {
+  image: 'sandbox.image in .github/selfdebug.yml',
+  setup: '`setup` in .github/selfdebug.yml',
+  config: '.github/selfdebug.yml',
+};
+
+/** A derivation with the configured keys in place: `sandbox.image` replaces only the image, `setup` only the steps. */
+function withConfigured(
+  derived: DerivedEnvironment,
+  config: ConfiguredEnvironment,
+  names: ConfiguredNames,
+): DerivedEnvironment & { configuredSetup: readonly string[] | null } {
+  const image = config.sandbox.image;
+  const replaced = config.setup.length > 0;
+  return {
+    ...derived,
+    ...(image === undefined
+      ? {}
+      : {
+          image,
+          imageReason: `${derived.imageReason}; the image is ${image} from ${names.image}, the derived setup is kept`,
+        }),
+    skipped: [
+      ...derived.skipped,
+      ...(replaced
+        ? derived.setup.map((step) => ({ step: step.name, reason: `${names.setup} replaces it` }))
+        : []),
+    ],
+    configuredSetup: replaced ? config.setup : null,
+  };
+}
+
+/** What every plan takes from the repository's configuration, whatever its source. */
+interface RepositoryParts {
+  allowedHosts: string[];
+  keyFiles: readonly string[];
 }
 
 async function derivedPlan(
-  derived: DerivedEnvironment,
+  derived: DerivedEnvironment & { configuredSetup: readonly string[] | null },
   checkoutDir: string,
-  allowedHosts: string[],
+  { allowedHosts, keyFiles }: RepositoryParts,
 ): Promise<EnvironmentPlan> {
-  const setup = derived.setup.map(
-    (step): SetupCommand => ({
-      command: asShell(step.shell, step.run),
-      name: step.name,
-      ...(step.workingDirectory ? { cwd: step.workingDirectory } : {}),
-      env: step.env,
-    }),
-  );
+  const setup =
+    derived.configuredSetup?.map((command): SetupCommand => ({ command })) ??
+    derived.setup.map(
+      (step): SetupCommand => ({
+        command: asShell(step.shell, step.run),
+        name: step.name,
+        ...(step.workingDirectory ? { cwd: step.workingDirectory } : {}),
+        env: step.env,
+      }),
+    );
+  const origin = derived.origin ?? 'the failing workflow job';
   const notes = [
-    `environment read from the failing workflow job: ${derived.imageReason}`,
+    `environment read from ${origin}: ${derived.imageReason}`,
     ...derived.skipped.map((skipped) => `skipped step "${skipped.step}": ${skipped.reason}`),
   ];
   return {
-    source: 'the failing workflow job',
+    source: origin,
     request: {
       ...(derived.image ? { image: derived.image } : {}),
       setup,
@@ -86,7 +144,7 @@ async function derivedPlan(
         ports: service.ports,
       })),
       allowedHosts,
-      lockfiles: await lockfileDigests(checkoutDir, setup),
+      lockfiles: await setupInputDigests(checkoutDir, setup, keyFiles),
       notes,
     },
   };
@@ -107,7 +165,10 @@ function withAllowedImage(derived: DerivedEnvironment, allowedImages: readonly s
   }
 }
 
-async function devcontainerPlan(checkoutDir: string, allowedHosts: string[]): Promise<EnvironmentPlan> {
+async function devcontainerPlan(
+  checkoutDir: string,
+  { allowedHosts, keyFiles }: RepositoryParts,
+): Promise<EnvironmentPlan> {
   const text = await readFile(join(checkoutDir, '.devcontainer', 'devcontainer.json'), 'utf8');
   const found = environmentFromDevcontainer(text);
   const setup = (found?.setup ?? []).map((command): SetupCommand => ({ command, name: 'postCreateCommand' }));
@@ -123,7 +184,7 @@ async function devcontainerPlan(checkoutDir: string, allowedHosts: string[]): Pr
       setup,
       services: [],
       allowedHosts,
-      lockfiles: await lockfileDigests(checkoutDir, setup),
+      lockfiles: await setupInputDigests(checkoutDir, setup, keyFiles),
       notes,
     },
   };

@@ -1,3 +1,4 @@
+import type { RemovedCredential } from './credential-plan.js';
 import type { EnvironmentRequest, PreparationReport } from './environment.js';
 import type { ExecResult } from './exec-result.js';
 
@@ -43,8 +44,11 @@ export interface Sandbox {
    * out is a WorkspacePathError.
    */
   writeFile(path: string, content: string | Buffer, mode?: number): Promise<void>;
-  /** Makes the sandbox workspace an exact copy of `hostDir` (files removed on the host go too). */
-  copyIn(hostDir: string): Promise<void>;
+  /**
+   * Makes the sandbox workspace a copy of `hostDir` (files removed on the host go too), without the
+   * credentials a runner leaves in a checkout (see CredentialPlan), which it lists.
+   */
+  copyIn(hostDir: string): Promise<CopyInReport>;
   /**
    * Makes `hostDir` a copy of the sandbox workspace, except what cannot be
    * written safely (devices, fifos, names or links leading out, `.git`), which
@@ -59,6 +63,10 @@ export interface Sandbox {
 export interface RefusedEntry {
   path: string;
   reason: string;
+}
+
+export interface CopyInReport {
+  removed: RemovedCredential[];
 }
 
 export interface CopyOutReport {

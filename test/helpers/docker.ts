@@ -2,6 +2,16 @@ import Docker from 'dockerode';
 import { describe, it } from 'vitest';
 
 export const TEST_IMAGE = process.env.SELFDEBUG_TEST_IMAGE ?? 'selfdebug-executor:test';
+/**
+ * The OCI runtime the Docker suites run the job containers under: .ci/run runs the sandbox contract and the
+ * attack suite once on the engine's default (runc) and once more with SELFDEBUG_SANDBOX_RUNTIME=runsc.
+ */
+export const TEST_RUNTIME = process.env.SELFDEBUG_SANDBOX_RUNTIME || undefined;
+/** The sandbox settings every Docker suite starts from: the test image, under the runtime of this pass. */
+export const TEST_SANDBOX: { image: string; runtime?: string } = {
+  image: TEST_IMAGE,
+  ...(TEST_RUNTIME ? { runtime: TEST_RUNTIME } : {}),
+};
 const dockerRequired = process.env.SELFDEBUG_REQUIRE_DOCKER === '1';
 
 /** Whether a Docker engine answers and holds the test image. */
@@ -39,4 +49,22 @@ export function describeWithDocker(name: string, body: () => void): void {
   } else {
     describe.skip(`${name} (skipped: ${problem})`, body);
   }
+}
+
+/**
+ * Removes the prepared environments the store kept in `cacheDir` made, and
+ * only those: other tests' stores on the same engine are left alone.
+ */
+export async function removeStoreImages(cacheDir: string): Promise<void> {
+  const { readFile } = await import('node:fs/promises');
+  const { STORE_LABEL } = await import('../../src/adapters/docker/environment-cache.js');
+  const store = (await readFile(`${cacheDir}/store-id`, 'utf8').catch(() => '')).trim();
+  if (store === '') return;
+  const docker = new Docker();
+  const images = await docker.listImages({ filters: { label: [`${STORE_LABEL}=${store}`] } });
+  for (const image of images)
+    await docker
+      .getImage(image.Id)
+      .remove({ force: true })
+      .catch(() => {});
 }

@@ -6,14 +6,13 @@ import { join } from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { DockerSandboxProvider } from '../../src/adapters/docker/docker-sandbox-provider.js';
-import { EnvironmentCache } from '../../src/adapters/docker/environment-cache.js';
 import { type EgressPolicy, hostAddresses } from '../../src/adapters/proxy/egress-policy.js';
 import { EgressProxy } from '../../src/adapters/proxy/egress-proxy.js';
 import { parseSandboxConfig } from '../../src/config/load-config.js';
 import { applyOperatorCeilings, parseRepoConfigText } from '../../src/config/repo-config.js';
 import { planEnvironment } from '../../src/environment/plan-environment.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { describeWithDocker, TEST_IMAGE } from '../helpers/docker.js';
+import { describeWithDocker, removeStoreImages, TEST_SANDBOX } from '../helpers/docker.js';
 import { attackSuite } from './attack-table.js';
 import { NETWORK_PROBE, type ProbeConfig, type ProbeResults } from './network-probe.js';
 import {
@@ -162,8 +161,11 @@ describe('the setup proxy, attacked through its socket', () => {
       };
       try {
         await withProxy(
-          // Each name on the allowlist with the witness's port, so only the address check stands in the way.
-          { allowedHosts: Object.keys(answers).map((name) => `${name}:${witness.port}`) },
+          // Each name on the allowlist with the witness's port (a TLS port too), so only the address check stands in the way.
+          {
+            allowedHosts: Object.keys(answers).map((name) => `${name}:${witness.port}`),
+            tlsPorts: [witness.port],
+          },
           (name) => answers[name] ?? null,
           async (socketPath) => {
             const targets = Object.keys(answers).map((name) => `${name}:${witness.port}`);
@@ -240,7 +242,7 @@ describe('the setup proxy, attacked through its socket', () => {
       let calls = 0;
       try {
         await withProxy(
-          { allowedHosts: [`rebind.test:${witness.port}`] },
+          { allowedHosts: [`rebind.test:${witness.port}`], tlsPorts: [witness.port] },
           // A rebinding resolver: a public address once, the loopback ever after.
           (name) => (name === 'rebind.test' ? (calls++ === 0 ? '203.0.113.10' : '127.0.0.1') : null),
           async (socketPath, proxy) => {
@@ -306,7 +308,7 @@ describe('the setup proxy, attacked through its socket', () => {
         const names = Object.fromEntries(mine.map((entry, index) => [`own${index}.test`, entry]));
         await withProxy(
           // As an operator who allows every public host (here on the witness's port) would.
-          { allowedHosts: [`*:${port}`] },
+          { allowedHosts: [`*:${port}`], tlsPorts: [port] },
           (name) => names[name] ?? null,
           async (socketPath) => {
             const literals = mine.map((entry) => (entry.includes(':') ? `[${entry}]` : entry));
@@ -352,7 +354,7 @@ describe('the setup proxy, attacked through its socket', () => {
       try {
         await withProxy(
           // As an operator who allows every public host (here on the witness's port) would: only the address check is left.
-          { allowedHosts: [`*:${witness.port}`] },
+          { allowedHosts: [`*:${witness.port}`], tlsPorts: [witness.port] },
           // What a resolver answers for names; numeric spellings go to getaddrinfo, which parses them locally.
           (name) => (/localhost\.?$/i.test(name) || name.endsWith('.') ? '127.0.0.1' : null),
           async (socketPath) => {
@@ -493,7 +495,7 @@ describeWithDocker('setup and loop containers on the real engine, attacking the 
   let redis: Awaited<ReturnType<typeof redisWatch>> | undefined;
   let config: ProbeConfig;
   const sandboxes: Sandbox[] = [];
-  let cacheKey: string | null = null;
+  let cacheDir: string | undefined;
   let ceilingNotes: string[] = [];
   let repositoryHosts: string[] = [];
   const results: { setup: ProbeResults; loop: ProbeResults; offline: ProbeResults } = {
@@ -545,9 +547,10 @@ describeWithDocker('setup and loop containers on the real engine, attacking the 
       'cache.lan.test': '127.0.0.1',
       ...(setup.own ? { 'own.test': setup.own.host } : {}),
     };
+    cacheDir = await mkdtemp(join(tmpdir(), 'selfdebug-egress-cache-'));
     const provider = new DockerSandboxProvider(
       parseSandboxConfig({
-        image: TEST_IMAGE,
+        ...TEST_SANDBOX,
         egressHosts: [
           'mirror.test',
           'mirror.lan.test',
@@ -560,6 +563,7 @@ describeWithDocker('setup and loop containers on the real engine, attacking the 
         // A LAN domain the operator trusts for its mirror; a repository must not open its other hosts.
         egressTrustedHosts: ['mirror.test', '*.lan.test'],
         environmentCacheEntries: 5,
+        environmentCacheDir: cacheDir,
       }),
       docker,
       undefined,
@@ -572,7 +576,6 @@ describeWithDocker('setup and loop containers on the real engine, attacking the 
       environment: plan.request,
     });
     sandboxes.push(prepared);
-    cacheKey = prepared.preparation?.cacheKey ?? null;
     const setupRun = prepared.preparation?.setup[0]?.result;
     if (setupRun?.exitCode !== 0) throw new Error(`the setup probe failed: ${setupRun?.output}`);
     results.setup = JSON.parse(setupRun.stdout);
@@ -580,7 +583,7 @@ describeWithDocker('setup and loop containers on the real engine, attacking the 
     results.loop = JSON.parse(loopRun.stdout);
 
     // A job without an environment: the plain offline sandbox (network none).
-    const offline = await new DockerSandboxProvider(parseSandboxConfig({ image: TEST_IMAGE }), docker).open({
+    const offline = await new DockerSandboxProvider(parseSandboxConfig({ ...TEST_SANDBOX }), docker).open({
       jobId: `egress-attacks-offline-${run}`,
       workspace: dir,
     });
@@ -591,11 +594,10 @@ describeWithDocker('setup and loop containers on the real engine, attacking the 
 
   afterAll(async () => {
     await Promise.all(sandboxes.map((sandbox) => sandbox.dispose().catch(() => {})));
-    if (cacheKey)
-      await docker
-        .getImage(EnvironmentCache.tagOf(cacheKey))
-        .remove({ force: true })
-        .catch(() => {});
+    if (cacheDir) {
+      await removeStoreImages(cacheDir);
+      await rm(cacheDir, { recursive: true, force: true });
+    }
     await Promise.all(engineWitnesses.map((witness) => witness?.close()));
     await redis?.close();
     await closeWitnesses(witnesses.setup);

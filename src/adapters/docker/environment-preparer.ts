@@ -5,18 +5,19 @@ import type Docker from 'dockerode';
 import type { SandboxConfig } from '../../config/sandbox-config.js';
 import { environmentKey } from '../../environment/environment-key.js';
 import { checkImageAllowed } from '../../environment/image-policy.js';
-import { SandboxError, WorkspaceFullError } from '../../errors/index.js';
-import type { EnvironmentRequest, PreparationReport } from '../../sandbox/environment.js';
+import { SandboxError, ServicesNeedSharedLoopbackError, WorkspaceFullError } from '../../errors/index.js';
+import type { CacheScope, EnvironmentRequest, PreparationReport } from '../../sandbox/environment.js';
 import { runSetup } from '../../sandbox/run-setup.js';
 import type { Logger } from '../../util/logger.js';
 import { DEFAULT_ALLOWED_HOSTS } from '../proxy/egress-policy.js';
 import { EgressProxy } from '../proxy/egress-proxy.js';
 import { proxyEnvironment } from '../proxy/proxy-environment.js';
-import { containerName, lockedDownHost } from './container-spec.js';
+import { containerName, lockedDownHost, ownsItsLoopback, setupRuntimeOf } from './container-spec.js';
 import { DockerSandbox } from './docker-sandbox.js';
 import { type EnvironmentCache, PREPARED_WORKSPACE } from './environment-cache.js';
 import type { ImageStore } from './image-store.js';
 import { containerLabels } from './labels.js';
+import { refusePrepared, unscoped } from './prepared-image.js';
 import { PROXY_PORT, type Sidecars } from './sidecars.js';
 
 const NOTHING: EnvironmentRequest = { setup: [], services: [], allowedHosts: [], lockfiles: {} };
@@ -58,6 +59,7 @@ export class EnvironmentPreparer {
     const base = environment.image ?? this.config.image;
     checkImageAllowed(base, this.config.allowedImages);
     const ensured = await this.images.ensure(base, input.onProgress, input.signal);
+    await refusePrepared(this.docker, base);
     const report: PreparationReport = {
       image: base,
       imageId: ensured.id,
@@ -69,6 +71,9 @@ export class EnvironmentPreparer {
       services: [],
       notes: [...(environment.notes ?? []), ...(ensured.pulled ? [`pulled ${base}`] : [])],
     };
+    // The holder and the forwarder run from the project's image, which the job's may not be.
+    if (environment.services.length > 0 || environment.setup.length > 0)
+      await this.images.ensure(sidecars.image, input.onProgress, input.signal);
     await this.startServices(environment.services, input, sidecars, report);
     if (environment.setup.length === 0) return { image: base, report };
 
@@ -78,13 +83,16 @@ export class EnvironmentPreparer {
       lockfiles: environment.lockfiles,
     });
     report.cacheKey = key;
-    const cached = await this.cache.lookup(key);
+    const cached = await this.cache.lookup(environment.cacheScope, key);
     if (cached) {
-      report.reused = { key, builtAt: cached.builtAt };
-      input.onProgress(`environment reused: key ${key.slice(0, 12)}, built ${cached.builtAt}`);
+      report.reused = { key, builtAt: cached.builtAt, entry: cached.entry, ref: cached.ref };
+      input.onProgress(
+        `environment reused: key ${key.slice(0, 12)} of ${cached.ref}, built ${cached.builtAt}`,
+      );
       return { image: cached.image, report };
     }
-    const image = await this.build(base, key, environment, input, sidecars, report);
+    const scope = environment.cacheScope ?? unscoped();
+    const image = await this.build(base, { scope, key }, environment, input, sidecars, report);
     return { image, report };
   }
 
@@ -94,9 +102,15 @@ export class EnvironmentPreparer {
     sidecars: Sidecars,
     report: PreparationReport,
   ): Promise<void> {
+    if (services.length > 0 && ownsItsLoopback(this.config))
+      throw new ServicesNeedSharedLoopbackError(
+        this.config.runtime ?? '',
+        services.map((service) => service.name),
+      );
     for (const service of services) {
       checkImageAllowed(service.image, this.config.allowedImages);
       await this.images.ensure(service.image, input.onProgress, input.signal);
+      await refusePrepared(this.docker, service.image);
       input.onProgress(`starting service ${service.name} (${service.image})`);
       await sidecars.startService(service);
       report.services.push(service.name);
@@ -106,7 +120,7 @@ export class EnvironmentPreparer {
   /** Runs setup behind the proxy, clears the sources out, and saves what is left as the key's image. */
   private async build(
     base: string,
-    key: string,
+    entry: { scope: CacheScope; key: string },
     environment: EnvironmentRequest,
     input: PrepareInput,
     sidecars: Sidecars,
@@ -129,8 +143,8 @@ export class EnvironmentPreparer {
       });
       await sidecars.stopForwarder();
       await stowPrepared(setup, workspace, this.config);
-      const image = await this.saveEnvironment(container, key);
-      input.onProgress(`environment prepared: key ${key.slice(0, 12)}`);
+      const image = await this.saveEnvironment(container, entry.scope, entry.key);
+      input.onProgress(`environment prepared: key ${entry.key.slice(0, 12)} for ${entry.scope.ref}`);
       return image;
     } finally {
       await sidecars.stopForwarder();
@@ -154,7 +168,9 @@ export class EnvironmentPreparer {
         // Kept apart: a repository's hosts never get the operator's trust in private addresses.
         repositoryHosts,
         explicitHosts: this.config.egressTrustedHosts,
+        tlsPorts: this.config.egressTlsPorts,
       },
+      maxConnections: this.config.egressMaxConnections,
       ...(this.lookup ? { lookup: this.lookup } : {}),
       logger: this.logger,
     });
@@ -162,10 +178,14 @@ export class EnvironmentPreparer {
   }
 
   /** Saves the set-up container as the key's image; old environments are evicted, and failing that only warns. */
-  private async saveEnvironment(container: Docker.Container, key: string): Promise<string> {
-    const saved = await this.cache.save(container, key, this.config.user);
+  private async saveEnvironment(
+    container: Docker.Container,
+    scope: CacheScope,
+    key: string,
+  ): Promise<string> {
+    const saved = await this.cache.save(container, scope, key, this.config.user);
     await this.cache
-      .evict(key)
+      .evict(saved.entry)
       .catch((error: unknown) =>
         this.logger.warn({ error: String(error) }, 'could not evict prepared environments'),
       );
@@ -176,6 +196,8 @@ export class EnvironmentPreparer {
    * Setup installs system-wide (apt, pip, npm -g), so it runs as root, with
    * the few capabilities installers use and a writable root; raw sockets,
    * mounts and the rest stay dropped, and its only network is the proxy.
+   * Under gVisor it runs on the engine's default runtime: the proxy is
+   * reached through the forwarder's loopback, which gVisor hides from it.
    */
   private async setupContainer(image: string, jobId: string, networkMode: string): Promise<Docker.Container> {
     const memoryBytes = this.config.memoryMb * 1024 * 1024;
@@ -189,7 +211,7 @@ export class EnvironmentPreparer {
       Labels: containerLabels(jobId),
       NetworkDisabled: networkMode === 'none',
       HostConfig: {
-        ...lockedDownHost(this.config, networkMode, memoryBytes),
+        ...lockedDownHost(setupRuntimeOf(this.config), networkMode, memoryBytes),
         CapAdd: ['CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID', 'SETUID', 'SETGID'],
       },
     });
@@ -198,15 +220,18 @@ export class EnvironmentPreparer {
   }
 }
 
+/** Each target once per outcome: how often it was reached, and how often refused with the latest reason. */
 function egressTargets(proxy: EgressProxy): PreparationReport['egress'] {
-  const byTarget = new Map<string, PreparationReport['egress'][number]>();
-  for (const record of proxy.records()) {
-    const target = `${record.host}:${record.port}`;
-    const seen = byTarget.get(target) ?? { target, allowed: record.allowed, reason: record.reason, bytes: 0 };
-    seen.bytes += record.bytesIn + record.bytesOut;
-    byTarget.set(target, seen);
-  }
-  return [...byTarget.values()];
+  return proxy
+    .targets()
+    .flatMap((tally) => [
+      ...(tally.allowed > 0
+        ? [{ target: tally.target, allowed: true, reason: null, bytes: tally.bytes, requests: tally.allowed }]
+        : []),
+      ...(tally.refused > 0
+        ? [{ target: tally.target, allowed: false, reason: tally.reason, bytes: 0, requests: tally.refused }]
+        : []),
+    ]);
 }
 
 /**
