@@ -5,27 +5,32 @@ import type { CacheScope } from '../sandbox/environment.js';
 import type { RunnerContext } from './inputs.js';
 
 const actorSchema = z.object({ login: z.string(), type: z.string().optional() });
+/** A repository as events name one; GitHub sends null for the head of a pull request whose fork is gone. */
+const repositorySchema = z
+  .object({ id: z.int().optional(), full_name: z.string().optional(), default_branch: z.string().optional() })
+  .loose();
 
 /** The parts of the event payload the action reads; everything else GitHub sends is ignored. */
 const eventSchema = z.object({
   sender: actorSchema.optional(),
+  repository: repositorySchema.optional(),
   pull_request: z
     .object({
       number: z.int(),
-      head: z.object({ ref: z.string(), sha: z.string() }),
-      base: z.object({ ref: z.string() }),
+      head: z.object({ ref: z.string(), sha: z.string(), repo: repositorySchema.nullish() }),
+      base: z.object({ ref: z.string(), repo: repositorySchema.optional() }),
     })
     .optional(),
-  repository: z.object({ id: z.int().optional(), default_branch: z.string().optional() }).loose().optional(),
   workflow_run: z
     .object({
       id: z.int(),
-      head_repository: z.object({ id: z.int() }).loose().nullish(),
       name: z.string().nullish(),
       head_branch: z.string().nullish(),
       head_sha: z.string(),
       run_attempt: z.int().optional(),
       actor: actorSchema.nullish(),
+      repository: repositorySchema.optional(),
+      head_repository: repositorySchema.nullish(),
     })
     .optional(),
 });
@@ -46,6 +51,24 @@ export interface FailedRun {
   separate: boolean;
   /** Whose prepared environments setup reuses and fills; none when the runner does not name the repository. */
   cacheScope?: CacheScope | undefined;
+  /**
+   * The repository the failed code came from when it is not this one (a fork's pull request), as
+   * `owner/name`; null when the event shows the head is this repository (or says nothing of it).
+   */
+  fork: string | null;
+}
+
+type Repository = z.output<typeof repositorySchema>;
+
+/**
+ * The head's name when it is another repository than the base, compared by id (a fork may take the
+ * base's name); a head GitHub no longer knows (a deleted fork) counts as one.
+ */
+function forkOf(head: Repository | null | undefined, base: Repository | undefined): string | null {
+  if (head === undefined || base?.id === undefined) return null;
+  if (head === null) return 'a deleted fork';
+  if (head.id === base.id) return null;
+  return head.full_name ?? `the repository with id ${head.id}`;
 }
 
 type EventPayload = z.output<typeof eventSchema>;
@@ -78,6 +101,7 @@ export async function readFailedRun(runner: RunnerContext): Promise<FailedRun | 
       pullRequest: null,
       separate: true,
       cacheScope: scopeOf(runner, payload, workflowRunRef(run, payload.repository?.id)),
+      fork: forkOf(run.head_repository, run.repository ?? payload.repository),
     };
   }
   if (runner.GITHUB_RUN_ID === undefined || runner.GITHUB_SHA === undefined) {
@@ -98,6 +122,7 @@ export async function readFailedRun(runner: RunnerContext): Promise<FailedRun | 
     separate: false,
     // A pull request's run is on refs/pull/N/merge: it reads the default branch's entries, never fills them.
     cacheScope: scopeOf(runner, payload, runner.GITHUB_REF),
+    fork: pull === undefined ? null : forkOf(pull.head.repo, pull.base.repo ?? payload.repository),
   };
 }
 

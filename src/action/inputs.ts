@@ -21,6 +21,7 @@ export const ACTION_INPUTS = [
   'deliver',
   'github-token',
   'trusted-bots',
+  'allow-forks',
 ] as const;
 
 export type ActionInputName = (typeof ACTION_INPUTS)[number];
@@ -70,6 +71,10 @@ const inputsSchema = z.object({
     .string()
     .optional()
     .transform((text) => (text ?? '').split(/[\s,]+/).filter(Boolean)),
+  'allow-forks': z
+    .enum(['true', 'false'], { error: 'must be "true" or "false" (the default)' })
+    .default('false')
+    .transform((text) => text === 'true'),
 });
 
 /** What the runner itself sets for every step. */

@@ -58,7 +58,8 @@ const READ = [
   'command exec 3<"$target" || { printf "permission-denied\\0"; exit 0; }',
   'opened=$(readlink /proc/$$/fd/3)',
   'inside "$opened" || { printf "outside-link\\0%s" "$target"; exit 0; }',
-  'set -- $(stat -L -c "%a %s" -- "$target")',
+  // find first: the gVisor Debian ships answers stat's statx with EINVAL; busybox has only stat.
+  'set -- $(find -L "./$target" -maxdepth 0 -printf "%m %s" 2>/dev/null || stat -L -c "%a %s" -- "$target")',
   'if [ "${2:-0}" -gt "$max" ]; then printf "missing\\0"; exit 0; fi',
   'link=; if [ -L "$target" ]; then link=$(readlink -- "$target"; printf x); link=${link%?x}; fi',
   'printf "file\\0%s\\0%s\\0%s\\0%s\\0" "$1" "$resolved" "$parent" "$link"',
