@@ -60,6 +60,11 @@ export const sandboxConfigSchema = z.object({
   egressTrustedHosts: listSchema.default([]),
   /** Time limit of each setup command. */
   setupTimeoutSeconds: z.number().positive().max(86_400).default(1800),
+  /**
+   * A setup step the proxy refuses the same host this many times is stopped
+   * at once, naming the host, instead of waiting out the tool's retries.
+   */
+  setupRefusalLimit: z.int().min(1).max(10_000).default(5),
   /** Prepared environments kept on the engine (least recently used go first). */
   environmentCacheEntries: z.int().min(0).max(10_000).default(20),
   /** Most disk the prepared environments may take, in GB. */
@@ -95,6 +100,7 @@ export const sandboxEnvironment = {
   egressHosts: ['SELFDEBUG_EGRESS_HOSTS'],
   egressTrustedHosts: ['SELFDEBUG_EGRESS_TRUSTED_HOSTS'],
   setupTimeoutSeconds: ['SELFDEBUG_SETUP_TIMEOUT_SECONDS'],
+  setupRefusalLimit: ['SELFDEBUG_SETUP_REFUSAL_LIMIT'],
   environmentCacheEntries: ['SELFDEBUG_ENVIRONMENT_CACHE_ENTRIES'],
   environmentCacheGb: ['SELFDEBUG_ENVIRONMENT_CACHE_GB'],
   environmentCacheDir: ['SELFDEBUG_ENVIRONMENT_CACHE_DIR'],

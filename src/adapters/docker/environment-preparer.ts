@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
@@ -6,7 +7,9 @@ import type { SandboxConfig } from '../../config/sandbox-config.js';
 import { environmentKey } from '../../environment/environment-key.js';
 import { checkImageAllowed } from '../../environment/image-policy.js';
 import { SandboxError, WorkspaceFullError } from '../../errors/index.js';
+import { Redactor } from '../../report/redact.js';
 import type { EnvironmentRequest, PreparationReport } from '../../sandbox/environment.js';
+import type { EgressRefusal, RefusalSource } from '../../sandbox/refusal-watch.js';
 import { runSetup } from '../../sandbox/run-setup.js';
 import type { Logger } from '../../util/logger.js';
 import { DEFAULT_ALLOWED_HOSTS } from '../proxy/egress-policy.js';
@@ -112,7 +115,8 @@ export class EnvironmentPreparer {
     sidecars: Sidecars,
     report: PreparationReport,
   ): Promise<string> {
-    const { proxy, socketDir } = await this.startEgressProxy(environment.allowedHosts);
+    const refusals = refusalSource(this.config.setupRefusalLimit);
+    const { proxy, socketDir } = await this.startEgressProxy(environment.allowedHosts, refusals.emit);
     let container: Docker.Container | null = null;
     try {
       await sidecars.startForwarder(socketDir, SOCKET_NAME);
@@ -126,6 +130,8 @@ export class EnvironmentPreparer {
         ...(input.signal ? { signal: input.signal } : {}),
         onProgress: input.onProgress,
         egress: () => egressTargets(proxy),
+        refusals: refusals.source,
+        redact: (text) => Redactor.none.redact(text),
       });
       await sidecars.stopForwarder();
       await stowPrepared(setup, workspace, this.config);
@@ -143,6 +149,7 @@ export class EnvironmentPreparer {
   /** The allowlisting proxy that is setup's only way out, listening on a socket in a folder of its own. */
   private async startEgressProxy(
     repositoryHosts: EnvironmentRequest['allowedHosts'],
+    onRefusal: (refusal: EgressRefusal) => void,
   ): Promise<{ proxy: EgressProxy; socketDir: string }> {
     const socketDir = await mkdtemp(join(tmpdir(), 'selfdebug-egress-'));
     // The forwarder runs as uid 1000 and must reach the socket through its folder.
@@ -157,6 +164,7 @@ export class EnvironmentPreparer {
       },
       ...(this.lookup ? { lookup: this.lookup } : {}),
       logger: this.logger,
+      onRefusal,
     });
     return { proxy, socketDir };
   }
@@ -196,6 +204,21 @@ export class EnvironmentPreparer {
     await container.start();
     return container;
   }
+}
+
+/** The proxy's refusals, handed on to whichever setup step listens while it runs. */
+function refusalSource(limit: number): { source: RefusalSource; emit: (refusal: EgressRefusal) => void } {
+  const events = new EventEmitter<{ refused: [EgressRefusal] }>();
+  return {
+    emit: (refusal) => events.emit('refused', refusal),
+    source: {
+      limit,
+      subscribe: (listener) => {
+        events.on('refused', listener);
+        return () => events.off('refused', listener);
+      },
+    },
+  };
 }
 
 function egressTargets(proxy: EgressProxy): PreparationReport['egress'] {

@@ -41,6 +41,8 @@ export interface EgressProxyOptions {
   /** The App host's addresses, refused like private ones; default: every interface's, read at each request. */
   hostAddresses?: () => readonly string[];
   logger?: Logger;
+  /** Told of each refusal as it happens (target host:port, reason, advice), so setup can stop a step that keeps asking. */
+  onRefusal?: (refusal: { target: string; reason: string; advice: string }) => void;
 }
 
 /** What proxy-chain tells prepareRequestFunction about a request: the fields the proxy reads. */
@@ -132,6 +134,7 @@ export class EgressProxy {
     const refuse = (reason: string, advice: string): never => {
       record.reason = reason;
       options.logger?.info({ target: `${record.host}:${record.port}`, reason }, 'egress refused');
+      options.onRefusal?.({ target: `${record.host}:${record.port}`, reason, advice });
       throw new RequestError(`selfdebug refused ${record.host}:${record.port}: ${reason}. ${advice}`, 403);
     };
     const verdict = checkTarget(options.policy, record.host, record.port);
