@@ -6,6 +6,7 @@ import { benchEnvironment } from './environment.js';
 import { benchExcerpt } from './excerpt.js';
 import { benchModel } from './model.js';
 import { benchQueue } from './queue.js';
+import { benchRealProjects } from './real-projects.js';
 import { benchRedact } from './redact.js';
 import { benchSandbox } from './sandbox.js';
 import { benchWebhook } from './webhook.js';
@@ -23,6 +24,7 @@ const benches: Record<string, () => Promise<string>> = {
   queue: benchQueue,
   e2e: benchEndToEnd,
   environment: benchEnvironment,
+  'real-projects': benchRealProjects,
   model: benchModel,
   redact: benchRedact,
 };

@@ -3,7 +3,6 @@ import { constants } from 'node:os';
 import { resolve } from 'node:path';
 import { loadSandboxProvider, removeContainersCommand } from '../compose/command-sandbox.js';
 import type { Environment } from '../config/read-environment.js';
-import { planEnvironment } from '../environment/plan-environment.js';
 import { ConfigError } from '../errors/config-errors.js';
 import { ModelAuthError, ModelUnreachableError } from '../errors/model-errors.js';
 import {
@@ -19,6 +18,7 @@ import type { Sandbox } from '../sandbox/sandbox.js';
 import { EnvironmentSetupError } from '../sandbox/setup-error.js';
 import { withSandbox } from '../sandbox/with-sandbox.js';
 import { copyBack } from '../workspace/copy-back.js';
+import { planFixEnvironment } from './fix-environment.js';
 import { FIX_USAGE, type FixOptions, parseFixOptions, UsageError } from './fix-options.js';
 import { FixProgress } from './fix-progress.js';
 import { type FolderConfig, RepoConfigFileError, readFolderConfig } from './fix-repo-config.js';
@@ -183,19 +183,16 @@ async function runInSandbox(run: FixRun, signal: AbortSignal): Promise<number> {
   });
 }
 
-/** What the sandbox is set up with: the folder's file and the flags. */
-async function environmentFor(run: FixRun) {
-  const { options, folder } = run;
-  return planEnvironment(
-    {
-      // The flags replace the file's setup and image, as they do every other setting.
-      setup: options.setup.length > 0 ? options.setup : folder.config.setup,
-      sandbox: { ...folder.config.sandbox, image: options.image ?? folder.config.sandbox.image },
-    },
-    null,
-    run.dir,
-    { derive: false, allowedImages: run.settings.sandbox.allowedImages },
-  );
+/** What the sandbox is set up with: derived as the App derives, then the folder's file and the flags. */
+function environmentFor(run: FixRun) {
+  return planFixEnvironment({
+    options: run.options,
+    folder: run.folder,
+    dir: run.dir,
+    command: run.settings.command,
+    toolchainImages: run.settings.sandbox.toolchainImages,
+    allowedImages: run.settings.sandbox.allowedImages,
+  });
 }
 
 /** The fix goes out as a patch file, or as the changed files only (never the command's build outputs). */

@@ -18,6 +18,8 @@ export interface FixOptions extends SharedValues {
   command: string | undefined;
   dir: string;
   setup: string[];
+  /** `FILE[:JOB]`: derive the environment from that workflow job, as the App does for a failed run. */
+  workflow: string | undefined;
   description: string | undefined;
   patch: string | undefined;
   replay: string | undefined;
@@ -38,11 +40,15 @@ export const FIX_USAGE = [
   'Settings come from the flags, then --dir/.github/selfdebug.yml (command, setup, sandbox.image,',
   'sandbox.allowed_hosts, limits), then the environment. Setup runs first with the network only',
   'through an allowlisting proxy, and the prepared environment is cached for the next run.',
+  "With no --image or sandbox.image, the image follows --workflow or the folder's toolchain files",
+  '(package.json engines, .nvmrc, pyproject.toml, go.mod, …) through SELFDEBUG_TOOLCHAIN_IMAGES.',
   '',
   'Options:',
   '  --command CMD       The command that fails and must pass (default: `command` in the file)',
   '  --dir DIR           The folder with the code (default: the current folder)',
   '  --setup CMD         Installs what the command needs, e.g. "npm ci" (repeatable; replaces `setup`)',
+  '  --workflow FILE[:JOB]  Derive image, setup and services from a workflow job, as the App does',
+  '                      (the steps before the one that runs --command; JOB may be left out if there is one)',
   '  --description TEXT  What is wrong, in your words (default: "The command `CMD` fails.")',
   '  --sandbox KIND      docker (default, isolated) or local (unsafe: your user, your network)',
   '  --image IMAGE       The Docker image to run in, pulled if missing (SELFDEBUG_SANDBOX_IMAGE)',
@@ -66,6 +72,7 @@ const OPTIONS = {
   command: { type: 'string' },
   dir: { type: 'string' },
   setup: { type: 'string', multiple: true },
+  workflow: { type: 'string' },
   description: { type: 'string' },
   patch: { type: 'string' },
   replay: { type: 'string' },
@@ -91,6 +98,7 @@ export function parseFixOptions(argv: readonly string[]): FixRequest {
       command: parsed.text('command'),
       dir: parsed.text('dir') ?? '.',
       setup: parsed.list('setup'),
+      workflow: parsed.text('workflow'),
       description: parsed.text('description'),
       sandbox,
       ...shared,

@@ -29,6 +29,7 @@ export function realDoctorPorts(
   return {
     pingSandbox: async () => (await sandbox()).ping(),
     tryContainerSpec: async () => (await sandbox()).tryContainerSpec(),
+    checkSidecarImage: async () => (await sandbox()).checkSidecarImage(),
     probeModel: () => probeModel(env),
     pingRedis: async (url) => {
       // Loaded on demand so `doctor` loads ioredis only when the queue is Redis.

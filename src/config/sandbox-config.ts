@@ -1,10 +1,23 @@
 import { z } from 'zod';
 import { DEFAULT_MAX_OUTPUT_BYTES } from '../sandbox/output-recorder.js';
+import { toolchainImagesSchema } from './toolchain-images-setting.js';
 
 /** A list written in one environment variable: comma- or whitespace-separated. */
 const listSchema = z.preprocess(
   (value) => (typeof value === 'string' ? value.split(/[\s,]+/).filter(Boolean) : value),
   z.array(z.string().min(1)),
+);
+
+/** Ports written in one environment variable, like a list. */
+const portListSchema = z.preprocess(
+  (value) =>
+    typeof value === 'string'
+      ? value
+          .split(/[\s,]+/)
+          .filter(Boolean)
+          .map(Number)
+      : value,
+  z.array(z.int().min(1).max(65_535)).min(1),
 );
 
 /**
@@ -52,12 +65,29 @@ export const sandboxConfigSchema = z.object({
   maxCopyOutFiles: z.int().min(1).default(500_000),
   /** Image globs jobs may use (`node:*`, `ghcr.io/my-org/**`); empty allows every image. */
   allowedImages: listSchema.default([]),
-  /** Image of the network-holder and proxy-forwarder sidecars: the App's own, with socat. Default: `image`. */
+  /** The image for each derived toolchain (`node:20=mirror/node:20`); unnamed ones use the official images. */
+  toolchainImages: toolchainImagesSchema.default({}),
+  /**
+   * Image of the network-holder and proxy-forwarder sidecars: one the project
+   * controls, with sh, sleep, seq and socat. Default: the operator's `image`
+   * (fixed when the settings are read, before a job's image replaces it).
+   */
   sidecarImage: z.string().min(1).optional(),
   /** Hosts setup may reach through the proxy (globs); empty means the public package registries. */
   egressHosts: listSchema.default([]),
   /** Hosts the operator trusts to resolve to private or loopback addresses (a registry mirror on the LAN). */
   egressTrustedHosts: listSchema.default([]),
+  /**
+   * Ports setup may open a CONNECT tunnel to (each tunnel must carry TLS naming its host); a host must
+   * still be allowed on the port. Plain HTTP needs none: it goes to the proxy by absolute URI.
+   */
+  egressTlsPorts: portListSchema.default([443]),
+  /**
+   * Most connections setup may hold open through the proxy at once; a request past it is refused with
+   * the reason. The forwarder is sized above it (socat's max-children, its pids limit), so the proxy,
+   * not the forwarder, is what says no.
+   */
+  egressMaxConnections: z.int().min(1).max(4096).default(128),
   /** Time limit of each setup command. */
   setupTimeoutSeconds: z.number().positive().max(86_400).default(1800),
   /**
@@ -96,9 +126,12 @@ export const sandboxEnvironment = {
   maxCopyOutMb: ['SELFDEBUG_SANDBOX_MAX_COPY_OUT_MB'],
   maxCopyOutFiles: ['SELFDEBUG_SANDBOX_MAX_COPY_OUT_FILES'],
   allowedImages: ['SELFDEBUG_ALLOWED_IMAGES'],
+  toolchainImages: ['SELFDEBUG_TOOLCHAIN_IMAGES'],
   sidecarImage: ['SELFDEBUG_SIDECAR_IMAGE'],
   egressHosts: ['SELFDEBUG_EGRESS_HOSTS'],
   egressTrustedHosts: ['SELFDEBUG_EGRESS_TRUSTED_HOSTS'],
+  egressTlsPorts: ['SELFDEBUG_EGRESS_TLS_PORTS'],
+  egressMaxConnections: ['SELFDEBUG_EGRESS_MAX_CONNECTIONS'],
   setupTimeoutSeconds: ['SELFDEBUG_SETUP_TIMEOUT_SECONDS'],
   setupRefusalLimit: ['SELFDEBUG_SETUP_REFUSAL_LIMIT'],
   environmentCacheEntries: ['SELFDEBUG_ENVIRONMENT_CACHE_ENTRIES'],

@@ -22,6 +22,8 @@ export const CHECK_NAMES = [
   'docker engine',
   'sandbox image',
   'sandbox limits',
+  'sidecar image',
+  'setup settings',
   'model server',
   'github app',
   'webhook secret',
@@ -58,7 +60,17 @@ export async function checkSandbox(
   }
   const rows = [ok('docker engine', 'answers'), ok('sandbox image', `${image} is on the engine`)];
   if (options.containerSpec === false) return rows;
-  return [...rows, await limitsRow(ports)];
+  return [...rows, await limitsRow(ports), ...(await sidecarRow(ports))];
+}
+
+/** Setup's forwarder and holder run from the sidecar image, whatever image a job names. */
+async function sidecarRow(ports: DoctorPorts): Promise<CheckResult[]> {
+  if (!ports.checkSidecarImage) return [];
+  try {
+    return [ok('sidecar image', await ports.checkSidecarImage())];
+  } catch (error) {
+    return [fail('sidecar image', 'setup cannot reach the network without it', messageOf(error))];
+  }
 }
 
 /** What a failed ping says: no engine, no runtime, or an image it could not pull. */

@@ -6,6 +6,8 @@ export interface DoctorPorts {
   pingSandbox(): Promise<void>;
   /** Creates (never starts) and removes a container with the real spec, so the engine judges every limit. */
   tryContainerSpec(): Promise<void>;
+  /** The sidecar image is there and has the forwarder's tools; returns what to show. Unset: not checked. */
+  checkSidecarImage?(): Promise<string>;
   /** A summary of `doctor --model`'s probe. */
   probeModel(): Promise<CheckResult>;
   pingRedis(url: string): Promise<void>;

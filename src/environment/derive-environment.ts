@@ -1,7 +1,7 @@
 import { type ExpressionScope, expressionsIn, substitute, usesSecret } from '../ci-logs/workflow-matrix.js';
 import { findFailedJob, type StepQuery, type WorkflowFiles } from '../ci-logs/workflow-step.js';
 import type { WorkflowService, WorkflowStep } from '../ci-logs/workflow-yaml.js';
-import { toolchainImage } from './toolchain-images.js';
+import { type ToolchainImageMap, toolchainImage } from './toolchain-images.js';
 
 export interface SetupStep {
   name: string;
@@ -24,6 +24,8 @@ export interface SkippedStep {
 }
 
 export interface DerivedEnvironment {
+  /** Where it was read from, for the notes (default: the failing workflow job). */
+  origin?: string;
   image: string | null;
   imageReason: string;
   setup: SetupStep[];
@@ -40,7 +42,7 @@ export interface DerivedEnvironment {
 export function deriveEnvironment(
   files: WorkflowFiles,
   query: StepQuery,
-  options: { images?: Record<string, string> } = {},
+  options: { images?: ToolchainImageMap } = {},
 ): DerivedEnvironment | null {
   const failed = findFailedJob(files, query);
   if (!failed) return null;
@@ -114,7 +116,7 @@ function useAction(
   step: WorkflowStep,
   title: string,
   fill: (text: string) => string,
-  images: Record<string, string> | undefined,
+  images: ToolchainImageMap | undefined,
 ): void {
   const action = step.uses!.split('@')[0]!.toLowerCase();
   if (action === 'actions/checkout') {

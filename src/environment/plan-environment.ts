@@ -22,26 +22,33 @@ export interface EnvironmentPlan {
 }
 
 /**
- * Chooses a job's environment, first match wins: the repository's
- * configuration (`setup`, `sandbox.image`), else the failing job's own
- * workflow (its container or setup-* actions, the run steps before the
- * failing one, its services), else `.devcontainer/devcontainer.json`, else
- * the App's image with nothing installed. Steps that cannot be reproduced
- * are named in the notes with the reason.
+ * Chooses a job's environment. What was derived (the failing job's workflow:
+ * its container or setup-* actions, the run steps before the failing one,
+ * its services; or, for the CLI, the folder's toolchain files) is the base,
+ * and each key the repository configures replaces its own part only:
+ * `sandbox.image` the image, `setup` the setup commands. With nothing
+ * derived, the configuration alone, else `.devcontainer/devcontainer.json`,
+ * else the App's image with nothing installed. Steps that cannot be
+ * reproduced are named in the notes with the reason.
  */
 export async function planEnvironment(
   config: ConfiguredEnvironment,
   derivedFromWorkflow: DerivedEnvironment | null | undefined,
   checkoutDir: string,
-  operator: { derive: boolean; allowedImages: readonly string[] },
+  operator: { derive: boolean; allowedImages: readonly string[]; names?: ConfiguredNames },
 ): Promise<EnvironmentPlan> {
   const allowedHosts = [...config.sandbox.allowed_hosts];
   const derived = operator.derive ? (derivedFromWorkflow ?? null) : null;
+  const names = operator.names ?? REPOSITORY_NAMES;
+  if (derived) {
+    const allowed = withAllowedImage(derived, operator.allowedImages);
+    return derivedPlan(withConfigured(allowed, config, names), checkoutDir, allowedHosts);
+  }
   const configured = config.setup.length > 0 || config.sandbox.image !== undefined;
-  if (configured || (!derived && !(await hasDevcontainer(checkoutDir)))) {
+  if (configured || !(await hasDevcontainer(checkoutDir))) {
     const setup = config.setup.map((command): SetupCommand => ({ command }));
     return {
-      source: configured ? 'the repository configuration (.github/selfdebug.yml)' : "the App's default image",
+      source: configured ? `the repository configuration (${names.config})` : "the App's default image",
       request: {
         setup,
         services: [],
@@ -51,31 +58,70 @@ export async function planEnvironment(
       },
     };
   }
-  if (derived) {
-    return derivedPlan(withAllowedImage(derived, operator.allowedImages), checkoutDir, allowedHosts);
-  }
   return devcontainerPlan(checkoutDir, allowedHosts);
 }
 
-async function derivedPlan(
+/** How the notes name where the image, the setup and the rest of the configuration came from. */
+export interface ConfiguredNames {
+  image: string;
+  setup: string;
+  config: string;
+}
+
+const REPOSITORY_NAMES: ConfiguredNames = {
+  image: 'sandbox.image in .github/selfdebug.yml',
+  setup: '`setup` in .github/selfdebug.yml',
+  config: '.github/selfdebug.yml',
+};
+
+/** A derivation with the configured keys in place: `sandbox.image` replaces only the image, `setup` only the steps. */
+function withConfigured(
   derived: DerivedEnvironment,
+  config: ConfiguredEnvironment,
+  names: ConfiguredNames,
+): DerivedEnvironment & { configuredSetup: readonly string[] | null } {
+  const image = config.sandbox.image;
+  const replaced = config.setup.length > 0;
+  return {
+    ...derived,
+    ...(image === undefined
+      ? {}
+      : {
+          image,
+          imageReason: `${derived.imageReason}; the image is ${image} from ${names.image}, the derived setup is kept`,
+        }),
+    skipped: [
+      ...derived.skipped,
+      ...(replaced
+        ? derived.setup.map((step) => ({ step: step.name, reason: `${names.setup} replaces it` }))
+        : []),
+    ],
+    configuredSetup: replaced ? config.setup : null,
+  };
+}
+
+async function derivedPlan(
+  derived: DerivedEnvironment & { configuredSetup: readonly string[] | null },
   checkoutDir: string,
   allowedHosts: string[],
 ): Promise<EnvironmentPlan> {
-  const setup = derived.setup.map(
-    (step): SetupCommand => ({
-      command: asShell(step.shell, step.run),
-      name: step.name,
-      ...(step.workingDirectory ? { cwd: step.workingDirectory } : {}),
-      env: step.env,
-    }),
-  );
+  const setup =
+    derived.configuredSetup?.map((command): SetupCommand => ({ command })) ??
+    derived.setup.map(
+      (step): SetupCommand => ({
+        command: asShell(step.shell, step.run),
+        name: step.name,
+        ...(step.workingDirectory ? { cwd: step.workingDirectory } : {}),
+        env: step.env,
+      }),
+    );
+  const origin = derived.origin ?? 'the failing workflow job';
   const notes = [
-    `environment read from the failing workflow job: ${derived.imageReason}`,
+    `environment read from ${origin}: ${derived.imageReason}`,
     ...derived.skipped.map((skipped) => `skipped step "${skipped.step}": ${skipped.reason}`),
   ];
   return {
-    source: 'the failing workflow job',
+    source: origin,
     request: {
       ...(derived.image ? { image: derived.image } : {}),
       setup,

@@ -121,8 +121,26 @@ export class RuntimeMissingError extends SelfdebugError {
     super(
       'runtime-missing',
       `The Docker engine has no runtime "${runtime}". Install it on the engine's host and register it under ` +
-        '"runtimes" in /etc/docker/daemon.json (gVisor: `runsc install`), then restart dockerd; or unset ' +
+        '"runtimes" in /etc/docker/daemon.json (gVisor: `"runsc": {"path": "/usr/bin/runsc", "runtimeArgs": ' +
+        '["--network=none"]}`, or `runsc install -- --network=none`), then restart dockerd; or unset ' +
         'SELFDEBUG_SANDBOX_RUNTIME to use the default runtime. `docker info` lists the runtimes it has.',
+      options,
+    );
+  }
+}
+
+/**
+ * The job asks for services, but the operator's runtime gives the sandbox a loopback of its own (gVisor with
+ * `--network=none`), where the services it shares a namespace with cannot be reached.
+ */
+export class ServicesNeedSharedLoopbackError extends SelfdebugError {
+  constructor(runtime: string, services: readonly string[], options: SelfdebugErrorOptions = {}) {
+    super(
+      'services-need-shared-loopback',
+      `This job asks for services (${services.join(', ')}), which the sandbox reaches on its loopback; under ` +
+        `the runtime "${runtime}" (gVisor) every container has a network stack of its own, so the tests could ` +
+        'not reach them. Run repositories that need services on an App or runner without ' +
+        'SELFDEBUG_SANDBOX_RUNTIME, or remove `services` from .github/selfdebug.yml.',
       options,
     );
   }

@@ -7,6 +7,7 @@ import {
 } from '../ci-logs/index.js';
 import type { CodeHost } from '../code-host/code-host.js';
 import { type DerivedEnvironment, deriveEnvironment } from '../environment/derive-environment.js';
+import type { ToolchainImageMap } from '../environment/toolchain-images.js';
 import { JobRefusedError } from '../errors/job-errors.js';
 import type { DebugTask } from '../loop/task.js';
 import type { JobRequest, ScriptBlock } from '../queue/job-request.js';
@@ -29,14 +30,18 @@ const LOG_EXCERPT_CHARS = 12_000;
 export async function buildTask(
   request: JobRequest,
   host: CodeHost,
-  configured: { command?: string; setup: string[] },
+  configured: { command?: string; setup: string[]; toolchainImages?: ToolchainImageMap },
 ): Promise<PreparedTask> {
   const { trigger } = request;
   const explicit = request.options.command ?? configured.command;
   const setupCommands = configured.setup;
   if (trigger.kind === 'mention') return mentionTask(request, trigger, explicit, setupCommands);
   if (trigger.kind === 'review') return reviewTask(trigger, host, explicit, setupCommands);
-  return workflowRunTask(request, trigger, host, explicit, setupCommands);
+  return workflowRunTask(request, trigger, host, {
+    explicit,
+    setupCommands,
+    images: configured.toolchainImages,
+  });
 }
 
 /** A mention: the command it names (or the config's), else the issue's code blocks, written out and run. */
@@ -91,9 +96,13 @@ async function workflowRunTask(
   request: JobRequest,
   trigger: Extract<JobRequest['trigger'], { kind: 'workflow-run' }>,
   host: CodeHost,
-  explicit: string | undefined,
-  setupCommands: string[],
+  configured: {
+    explicit: string | undefined;
+    setupCommands: string[];
+    images: ToolchainImageMap | undefined;
+  },
 ): Promise<PreparedTask> {
+  const { explicit, setupCommands } = configured;
   const [job] = await host.failedJobs(trigger.runId);
   const step = job?.steps.find((candidate) => candidate.conclusion === 'failure');
   // Streamed: a job log can be hundreds of megabytes; the excerpt reads it once in bounded memory.
@@ -110,7 +119,12 @@ async function workflowRunTask(
       stepNumber: step.number,
       logStep: excerpt?.failingStep ?? null,
     };
-    const found = await fromWorkflow(host, trigger.workflowPath, request.headSha ?? trigger.branch, query);
+    const ref = request.headSha ?? trigger.branch;
+    const found = await fromWorkflow(
+      host,
+      { path: trigger.workflowPath, ref, images: configured.images },
+      query,
+    );
     derived = found.derived;
     if (!command) {
       const reproduction = found.recovered ? reproduce(found.recovered) : null;
@@ -147,11 +161,11 @@ function runDescription(
 /** The failing step and the job's environment, read from the workflow file and its local actions at `ref`. */
 async function fromWorkflow(
   host: CodeHost,
-  workflowPath: string,
-  ref: string,
+  file: { path: string; ref: string; images: ToolchainImageMap | undefined },
   query: Parameters<typeof recoverFailingStep>[1],
 ) {
-  const workflow = await host.fileContent(workflowPath, ref);
+  const { ref } = file;
+  const workflow = await host.fileContent(file.path, ref);
   if (!workflow) return { recovered: null, derived: null };
   const actions: Record<string, string> = {};
   for (const path of localActionPaths(workflow, query.job)) {
@@ -162,7 +176,7 @@ async function fromWorkflow(
   }
   return {
     recovered: recoverFailingStep({ workflow, actions }, query),
-    derived: deriveEnvironment({ workflow, actions }, query),
+    derived: deriveEnvironment({ workflow, actions }, query, { images: file.images ?? {} }),
   };
 }
 

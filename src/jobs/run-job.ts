@@ -96,7 +96,11 @@ export async function runJob(
   try {
     target = await resolveTarget(request, host, reportTarget.issueNumber);
     const { command, setup } = settings.repo;
-    const prepared = await buildTask(request, host, { command, setup });
+    const prepared = await buildTask(request, host, {
+      command,
+      setup,
+      toolchainImages: settings.sandbox.toolchainImages,
+    });
     report.started(target.headSha);
     const checkout = startCheckout(job, target, prepared);
     cloned = checkout.catch(() => null);

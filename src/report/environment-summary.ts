@@ -47,19 +47,33 @@ export function environmentLines(report: PreparationReport, now: Date = new Date
   return lines;
 }
 
-/** "setup reached 3 hosts; refused 1: example.org:443 — add it to sandbox.allowed_hosts if it is needed". */
+/** Refusals the repository's allowlist can lift (the proxy's reasons for a host or port it does not list). */
+const ALLOWLIST_REFUSAL = /is not on the allowlist|is not allowed for/;
+
+/**
+ * "setup reached 3 hosts; refused 1: example.org:443 — add it to sandbox.allowed_hosts if it is needed",
+ * and each refusal the allowlist cannot lift (a tunnel closed for its SNI, the connection limit) with its reason.
+ */
 export function egressLine(egress: PreparationReport['egress']): string | null {
   if (egress.length === 0) return null;
   const reached = egress.filter((target) => target.allowed);
   const refused = egress.filter((target) => !target.allowed);
+  const listable = refused.filter((target) => !target.reason || ALLOWLIST_REFUSAL.test(target.reason));
+  const other = refused.filter((target) => !listable.includes(target));
   const parts = [`setup reached ${reached.length} ${reached.length === 1 ? 'host' : 'hosts'}`];
-  if (refused.length > 0) {
-    const names = refused.map((target) => target.target).join(', ');
+  if (listable.length > 0) {
+    const names = listable.map((target) => target.target).join(', ');
+    const one = listable.length === 1;
     parts.push(
-      `refused ${refused.length}: ${names} — add ${refused.length === 1 ? 'it' : 'them'} to sandbox.allowed_hosts if ${refused.length === 1 ? 'it is' : 'they are'} needed`,
+      `refused ${listable.length}: ${names} — add ${one ? 'it' : 'them'} to sandbox.allowed_hosts if ${one ? 'it is' : 'they are'} needed`,
     );
   }
+  for (const target of other) parts.push(`refused ${target.target}${timesOf(target)}: ${target.reason}`);
   return parts.join('; ');
+}
+
+function timesOf(target: PreparationReport['egress'][number]): string {
+  return target.requests && target.requests > 1 ? ` (${target.requests} times)` : '';
 }
 
 function ageOf(iso: string, now: Date): string {

@@ -44,6 +44,8 @@ export interface EgressTarget {
   allowed: boolean;
   reason: string | null;
   bytes: number;
+  /** How many requests went this way (the proxy counts them; the sample of single requests is bounded). */
+  requests?: number;
 }
 
 /** What preparing the environment did, for the transcript. */

@@ -1,3 +1,4 @@
+import type { RemovedCredential } from './credential-plan.js';
 import type { EnvironmentRequest, PreparationReport } from './environment.js';
 import type { ExecResult } from './exec-result.js';
 
@@ -37,8 +38,11 @@ export interface Sandbox {
   readFile(path: string): Promise<WorkspaceFile | null>;
   /** Writes a workspace file (and its folders) as the sandbox user. `path` is relative to the workspace. */
   writeFile(path: string, content: string | Buffer, mode?: number): Promise<void>;
-  /** Makes the sandbox workspace an exact copy of `hostDir` (files removed on the host go too). */
-  copyIn(hostDir: string): Promise<void>;
+  /**
+   * Makes the sandbox workspace a copy of `hostDir` (files removed on the host go too), without the
+   * credentials a runner leaves in a checkout (see CredentialPlan), which it lists.
+   */
+  copyIn(hostDir: string): Promise<CopyInReport>;
   /**
    * Makes `hostDir` a copy of the sandbox workspace, except what cannot be
    * written safely (devices, fifos, names or links leading out, `.git`), which
@@ -53,6 +57,10 @@ export interface Sandbox {
 export interface RefusedEntry {
   path: string;
   reason: string;
+}
+
+export interface CopyInReport {
+  removed: RemovedCredential[];
 }
 
 export interface CopyOutReport {

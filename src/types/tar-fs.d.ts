@@ -18,6 +18,17 @@ declare module 'tar-fs' {
   export interface PackOptions {
     map?: (header: TarHeader) => TarHeader;
     ignore?: (name: string) => boolean;
+    /** false: the stream stays open after the walk, for `finish` to add entries and finalize it. */
+    finalize?: boolean;
+    /** Called with the tar-stream pack once the walk is done. */
+    finish?: (pack: Pack) => void;
+  }
+
+  /** The tar-stream pack under a tar-fs pack, as far as `finish` uses it. */
+  export interface Pack {
+    entry(header: TarHeader, content: Buffer, callback: (error?: Error | null) => void): unknown;
+    finalize(): void;
+    destroy(error?: Error): void;
   }
 
   export interface ExtractOptions {

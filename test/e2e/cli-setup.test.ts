@@ -50,7 +50,11 @@ describeWithDocker('selfdebug fix: setup output and refused hosts', () => {
         '--replay',
         replay,
       ],
-      cleanEnvironment({ SELFDEBUG_ENVIRONMENT_CACHE_DIR: await tempDir('selfdebug-e2e-cache-') }),
+      cleanEnvironment({
+        // The sidecars (namespace holder, forwarder) run from the operator's image, not the job's.
+        SELFDEBUG_SANDBOX_IMAGE: TEST_IMAGE,
+        SELFDEBUG_ENVIRONMENT_CACHE_DIR: await tempDir('selfdebug-e2e-cache-'),
+      }),
     );
     const result = await cli.result;
 
@@ -88,7 +92,11 @@ describeWithDocker('selfdebug fix: setup output and refused hosts', () => {
         '--replay',
         replay,
       ],
-      cleanEnvironment({ SELFDEBUG_ENVIRONMENT_CACHE_DIR: await tempDir('selfdebug-e2e-cache-') }),
+      cleanEnvironment({
+        // The sidecars (namespace holder, forwarder) run from the operator's image, not the job's.
+        SELFDEBUG_SANDBOX_IMAGE: TEST_IMAGE,
+        SELFDEBUG_ENVIRONMENT_CACHE_DIR: await tempDir('selfdebug-e2e-cache-'),
+      }),
     );
     const result = await cli.result;
 

@@ -248,7 +248,7 @@ describe('deriveEnvironment', () => {
     const derived = deriveEnvironment(
       { workflow: NODE },
       { job: 'test', step: 'Run npm test' },
-      { images: { 'actions/setup-node': 'mirror.example.org/node:{version}' } },
+      { images: { node: 'mirror.example.org/node:{version}' } },
     );
     expect(derived?.image).toBe('mirror.example.org/node:20');
   });

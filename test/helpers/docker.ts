@@ -2,6 +2,16 @@ import Docker from 'dockerode';
 import { describe, it } from 'vitest';
 
 export const TEST_IMAGE = process.env.SELFDEBUG_TEST_IMAGE ?? 'selfdebug-executor:test';
+/**
+ * The OCI runtime the Docker suites run the job containers under: .ci/run runs the sandbox contract and the
+ * attack suite once on the engine's default (runc) and once more with SELFDEBUG_SANDBOX_RUNTIME=runsc.
+ */
+export const TEST_RUNTIME = process.env.SELFDEBUG_SANDBOX_RUNTIME || undefined;
+/** The sandbox settings every Docker suite starts from: the test image, under the runtime of this pass. */
+export const TEST_SANDBOX: { image: string; runtime?: string } = {
+  image: TEST_IMAGE,
+  ...(TEST_RUNTIME ? { runtime: TEST_RUNTIME } : {}),
+};
 const dockerRequired = process.env.SELFDEBUG_REQUIRE_DOCKER === '1';
 
 /** Whether a Docker engine answers and holds the test image. */

@@ -7,12 +7,12 @@ import type { SandboxConfigInput } from '../../src/config/sandbox-config.js';
 import { ContainerDiedError, EngineUnreachableError, ImagePullError } from '../../src/errors/index.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import { sandboxContract } from '../contract/sandbox-contract.js';
-import { describeWithDocker, TEST_IMAGE } from '../helpers/docker.js';
+import { describeWithDocker, TEST_SANDBOX } from '../helpers/docker.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
 
 const docker = new Docker();
 const provider = (overrides: SandboxConfigInput = {}) =>
-  new DockerSandboxProvider(parseSandboxConfig({ image: TEST_IMAGE, ...overrides }), docker);
+  new DockerSandboxProvider(parseSandboxConfig({ ...TEST_SANDBOX, ...overrides }), docker);
 
 async function containerExists(id: string): Promise<boolean> {
   try {
@@ -94,7 +94,7 @@ describeWithDocker('DockerSandbox', () => {
 
     it('says how to reach an engine that does not answer', async () => {
       const unreachable = new DockerSandboxProvider(
-        parseSandboxConfig({ image: TEST_IMAGE }),
+        parseSandboxConfig({ ...TEST_SANDBOX }),
         new Docker({ socketPath: '/tmp/selfdebug-no-engine.sock' }),
       );
       const error = await unreachable

@@ -1,12 +1,8 @@
-import { mkdtemp } from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { hostname } from 'node:os';
 import Docker from 'dockerode';
 import { afterAll, expect, it } from 'vitest';
-import { DockerSandboxProvider } from '../../src/adapters/docker/docker-sandbox-provider.js';
 import { containerLabels, currentOwner, JOB_LABEL } from '../../src/adapters/docker/labels.js';
 import { reapOrphanContainers } from '../../src/adapters/docker/reaper.js';
-import { parseSandboxConfig } from '../../src/config/load-config.js';
 import { EngineUnreachableError } from '../../src/errors/index.js';
 import { describeWithDocker, TEST_IMAGE } from '../helpers/docker.js';
 
@@ -75,26 +71,4 @@ describeWithDocker('reapOrphanContainers', () => {
   });
 });
 
-describeWithDocker('DockerSandboxProvider start-up sweep', () => {
-  it('removes leftovers of a stopped process on its first open', async () => {
-    const leftover = await labelledContainer('sweep-leftover', {
-      host: hostname(),
-      pid: 4_000_001,
-      startedAt: 2,
-    });
-    const logged: string[] = [];
-    const logger = {
-      debug() {},
-      warn() {},
-      error() {},
-      info: (_fields: object, message: string) => logged.push(message),
-    };
-    const provider = new DockerSandboxProvider(parseSandboxConfig({ image: TEST_IMAGE }), docker, logger);
-    const sandbox = await provider.open({
-      jobId: 'sweep',
-      workspace: await mkdtemp(join(tmpdir(), 'sweep-')),
-    });
-    await sandbox.dispose();
-    expect(await exists(leftover)).toBe(false);
-  });
-});
+// The start-up sweep through a provider's first open is an attack in test/security/container-lifecycle.test.ts.

@@ -29,7 +29,7 @@ describe('setupFailureMarkdown', () => {
 
     expect(markdown).toContain('The setup step `npm ci` failed (exit code 1).');
     expect(markdown).toContain('````text\nnpm error 403 Forbidden\n```\n@someone look\n````');
-    expect(markdown).toContain('Setup reached 1 host; refused 1: packages.refused.test:443');
+    expect(markdown).toMatch(/\n\nSetup reached 1 host; refused [^\n]*packages\.refused\.test:443/);
     expect(error.message).toContain(
       'Hosts setup reached: mirror.example.test:443; refused: packages.refused.test:443.',
     );

@@ -20,7 +20,7 @@ import { copyBack } from '../../src/workspace/copy-back.js';
 import { FakeCodeHost } from '../fakes/fake-code-host.js';
 import { jobRequest, mentionTrigger } from '../fakes/job-requests.js';
 import { craftedTar } from '../helpers/crafted-tar.js';
-import { describeWithDocker, TEST_IMAGE } from '../helpers/docker.js';
+import { describeWithDocker, TEST_SANDBOX } from '../helpers/docker.js';
 import { GitHttpServer } from '../helpers/git-http-server.js';
 import { fix, reflect } from '../helpers/loop-fixtures.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
@@ -44,7 +44,7 @@ const FIXED_EDIT = { path: 'app.py', search: 'print(greeting)', replace: 'greeti
 
 const provider = (overrides: SandboxConfigInput = {}) =>
   new DockerSandboxProvider(
-    parseSandboxConfig({ image: TEST_IMAGE, commandTimeoutSeconds: 60, ...overrides }),
+    parseSandboxConfig({ ...TEST_SANDBOX, commandTimeoutSeconds: 60, ...overrides }),
     docker,
   );
 
@@ -152,9 +152,9 @@ describeWithDocker('copy-back attacks', () => {
       codeHostFor: async () => host,
       tokenFor: async () => TOKEN,
       workspaces: new GitWorkspaceProvider({ allowedProtocols: ['http'], host: process.env }),
-      sandboxProviderFor: (config) => new DockerSandboxProvider({ ...config, image: TEST_IMAGE }, docker),
+      sandboxProviderFor: (config) => new DockerSandboxProvider({ ...config, ...TEST_SANDBOX }, docker),
       modelFor: () => new ScriptedModel(answers),
-      sandboxConfig: parseSandboxConfig({ image: TEST_IMAGE, commandTimeoutSeconds: 60 }),
+      sandboxConfig: parseSandboxConfig({ ...TEST_SANDBOX, commandTimeoutSeconds: 60 }),
       modelConfig: parseModelConfig({ apiKey: 'sk-test-secret-key-0123456789' }),
       appConfig: loadAppConfig({}),
       logger: silentLogger,

@@ -13,7 +13,7 @@ import { parseSandboxConfig } from '../../src/config/load-config.js';
 import { applyOperatorCeilings, parseRepoConfigText } from '../../src/config/repo-config.js';
 import { planEnvironment } from '../../src/environment/plan-environment.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { describeWithDocker, TEST_IMAGE } from '../helpers/docker.js';
+import { describeWithDocker, TEST_SANDBOX } from '../helpers/docker.js';
 import { attackSuite } from './attack-table.js';
 import { NETWORK_PROBE, type ProbeConfig, type ProbeResults } from './network-probe.js';
 import {
@@ -162,8 +162,11 @@ describe('the setup proxy, attacked through its socket', () => {
       };
       try {
         await withProxy(
-          // Each name on the allowlist with the witness's port, so only the address check stands in the way.
-          { allowedHosts: Object.keys(answers).map((name) => `${name}:${witness.port}`) },
+          // Each name on the allowlist with the witness's port (a TLS port too), so only the address check stands in the way.
+          {
+            allowedHosts: Object.keys(answers).map((name) => `${name}:${witness.port}`),
+            tlsPorts: [witness.port],
+          },
           (name) => answers[name] ?? null,
           async (socketPath) => {
             const targets = Object.keys(answers).map((name) => `${name}:${witness.port}`);
@@ -240,7 +243,7 @@ describe('the setup proxy, attacked through its socket', () => {
       let calls = 0;
       try {
         await withProxy(
-          { allowedHosts: [`rebind.test:${witness.port}`] },
+          { allowedHosts: [`rebind.test:${witness.port}`], tlsPorts: [witness.port] },
           // A rebinding resolver: a public address once, the loopback ever after.
           (name) => (name === 'rebind.test' ? (calls++ === 0 ? '203.0.113.10' : '127.0.0.1') : null),
           async (socketPath, proxy) => {
@@ -306,7 +309,7 @@ describe('the setup proxy, attacked through its socket', () => {
         const names = Object.fromEntries(mine.map((entry, index) => [`own${index}.test`, entry]));
         await withProxy(
           // As an operator who allows every public host (here on the witness's port) would.
-          { allowedHosts: [`*:${port}`] },
+          { allowedHosts: [`*:${port}`], tlsPorts: [port] },
           (name) => names[name] ?? null,
           async (socketPath) => {
             const literals = mine.map((entry) => (entry.includes(':') ? `[${entry}]` : entry));
@@ -352,7 +355,7 @@ describe('the setup proxy, attacked through its socket', () => {
       try {
         await withProxy(
           // As an operator who allows every public host (here on the witness's port) would: only the address check is left.
-          { allowedHosts: [`*:${witness.port}`] },
+          { allowedHosts: [`*:${witness.port}`], tlsPorts: [witness.port] },
           // What a resolver answers for names; numeric spellings go to getaddrinfo, which parses them locally.
           (name) => (/localhost\.?$/i.test(name) || name.endsWith('.') ? '127.0.0.1' : null),
           async (socketPath) => {
@@ -547,7 +550,7 @@ describeWithDocker('setup and loop containers on the real engine, attacking the 
     };
     const provider = new DockerSandboxProvider(
       parseSandboxConfig({
-        image: TEST_IMAGE,
+        ...TEST_SANDBOX,
         egressHosts: [
           'mirror.test',
           'mirror.lan.test',
@@ -580,7 +583,7 @@ describeWithDocker('setup and loop containers on the real engine, attacking the 
     results.loop = JSON.parse(loopRun.stdout);
 
     // A job without an environment: the plain offline sandbox (network none).
-    const offline = await new DockerSandboxProvider(parseSandboxConfig({ image: TEST_IMAGE }), docker).open({
+    const offline = await new DockerSandboxProvider(parseSandboxConfig({ ...TEST_SANDBOX }), docker).open({
       jobId: `egress-attacks-offline-${run}`,
       workspace: dir,
     });

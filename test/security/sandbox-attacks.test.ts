@@ -5,7 +5,7 @@ import { DockerSandboxProvider } from '../../src/adapters/docker/docker-sandbox-
 import { parseSandboxConfig } from '../../src/config/load-config.js';
 import type { SandboxConfigInput } from '../../src/config/sandbox-config.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { describeWithDocker, TEST_IMAGE } from '../helpers/docker.js';
+import { describeWithDocker, TEST_SANDBOX } from '../helpers/docker.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
 import { attackSuite } from './attack-table.js';
 import {
@@ -41,10 +41,7 @@ describeWithDocker('sandbox attacks (real engine, default settings)', () => {
   });
 
   async function openSandbox(overrides: SandboxConfigInput = {}, jobId = `attack-${Date.now()}`) {
-    const provider = new DockerSandboxProvider(
-      parseSandboxConfig({ image: TEST_IMAGE, ...overrides }),
-      docker,
-    );
+    const provider = new DockerSandboxProvider(parseSandboxConfig({ ...TEST_SANDBOX, ...overrides }), docker);
     const sandbox = await provider.open({ jobId, workspace: await tempDir() });
     open.push({ sandbox, confined: await confinement(docker, sandbox.id) });
     return sandbox;

@@ -6,7 +6,7 @@ import { parseSandboxConfig } from '../../src/config/load-config.js';
 import type { SandboxConfigInput } from '../../src/config/sandbox-config.js';
 import { WorkspaceFullError } from '../../src/errors/index.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { describeWithDocker, TEST_IMAGE } from '../helpers/docker.js';
+import { describeWithDocker, TEST_SANDBOX } from '../helpers/docker.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
 import { attackSuite } from './attack-table.js';
 
@@ -31,7 +31,7 @@ describeWithDocker('the workspace limit', () => {
     await Promise.all(open.splice(0).map((sandbox) => sandbox.dispose()));
   });
   async function openSandbox(overrides: SandboxConfigInput, workspace?: string): Promise<Sandbox> {
-    const config = parseSandboxConfig({ image: TEST_IMAGE, ...overrides });
+    const config = parseSandboxConfig({ ...TEST_SANDBOX, ...overrides });
     const sandbox = await new DockerSandboxProvider(config, docker).open({
       jobId: `quota-${Date.now()}`,
       workspace: workspace ?? (await tempDir()),
@@ -103,7 +103,7 @@ describeWithDocker('the workspace limit', () => {
     'install more in setup than the workspace holds',
     'setup’s result is measured before it is saved: WorkspaceFullError',
     async () => {
-      const config = parseSandboxConfig({ image: TEST_IMAGE, workspaceMb: 16, environmentCacheEntries: 2 });
+      const config = parseSandboxConfig({ ...TEST_SANDBOX, workspaceMb: 16, environmentCacheEntries: 2 });
       const error = await new DockerSandboxProvider(config, docker)
         .open({
           jobId: 'quota-setup',

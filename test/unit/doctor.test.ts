@@ -124,6 +124,22 @@ describe('selfdebug doctor', () => {
     );
   });
 
+  it("checks the image setup's forwarder runs from, whatever image a job names", async () => {
+    const good = await doctor(
+      GOOD_ENV,
+      healthy({ checkSidecarImage: async () => 'mine:1 has sh, sleep, seq, socat' }),
+    );
+    expect(row(good.stdout, 'sidecar image')).toMatch(/✔ sidecar image +mine:1 has sh, sleep, seq, socat/);
+    const error = new Error(
+      'the sidecar image node:22 lacks socat: set SELFDEBUG_SIDECAR_IMAGE to an image with them',
+    );
+    const bad = await doctor(GOOD_ENV, healthy({ checkSidecarImage: () => Promise.reject(error) }));
+    expect(bad.code).toBe(1);
+    expect(row(bad.stdout, 'sidecar image')).toMatch(
+      /✘ sidecar image.*\n.*fix: .*lacks socat: set SELFDEBUG_SIDECAR_IMAGE/,
+    );
+  });
+
   it('flags a missing runtime under the sandbox limits', async () => {
     const error = new RuntimeMissingError('runsc');
     const result = await doctor(GOOD_ENV, healthy({ pingSandbox: () => Promise.reject(error) }));

@@ -83,6 +83,24 @@ export function runtimeOf(config: Pick<SandboxConfig, 'runtime'>): { Runtime?: s
   return config.runtime ? { Runtime: config.runtime } : {};
 }
 
+/**
+ * Whether the runtime gives each container a network stack of its own. gVisor, registered with
+ * `--network=none`, answers every socket call from its own user-space stack: a container under it that joins
+ * the job's network holder (`container:<holder>`) still has only its own loopback, so it never sees the
+ * forwarder's port or a service's. See docs/sandbox.md#gvisor.
+ */
+export function ownsItsLoopback(config: Pick<SandboxConfig, 'runtime'>): boolean {
+  return config.runtime !== undefined && /runsc|gvisor/i.test(config.runtime);
+}
+
+/**
+ * The runtime setup runs under: the operator's, unless that one keeps setup from the forwarder's loopback,
+ * its only way to the proxy; then the engine's default (runc), with every other lock of `lockedDownHost`.
+ */
+export function setupRuntimeOf(config: SandboxConfig): SandboxConfig {
+  return ownsItsLoopback(config) ? { ...config, runtime: undefined } : config;
+}
+
 /** Where the workspace lives: see the comment on containerSpec. */
 export function workspaceMount(config: SandboxConfig) {
   const [uid = '1000', gid = uid] = config.user.split(':');

@@ -1,6 +1,7 @@
 import type Docker from 'dockerode';
 import type { SandboxConfig } from '../../config/sandbox-config.js';
 import { RuntimeMissingError, WorkspaceFullError } from '../../errors/index.js';
+import { credentialNotes } from '../../sandbox/credential-plan.js';
 import type { PreparationReport } from '../../sandbox/environment.js';
 import type { OpenSandboxRequest, Sandbox, SandboxProvider } from '../../sandbox/sandbox.js';
 import { type Logger, silentLogger } from '../../util/logger.js';
@@ -13,6 +14,7 @@ import { ImageStore } from './image-store.js';
 import { mapDockerError } from './map-docker-error.js';
 import { reapOrphanContainers } from './reaper.js';
 import type { RegistryCredentials } from './registry-credentials.js';
+import { checkSidecarImage } from './sidecar-check.js';
 import { Sidecars } from './sidecars.js';
 
 /** Opens one locked-down container per job, in the environment the job asks for, and copies its workspace in. */
@@ -113,7 +115,8 @@ export class DockerSandboxProvider implements SandboxProvider {
     try {
       await container.start();
       if (prepared.report.cacheKey) await sandbox.restorePrepared();
-      await sandbox.copyIn(await request.workspace);
+      const copied = await sandbox.copyIn(await request.workspace);
+      prepared.report.notes.push(...credentialNotes(copied.removed));
       request.signal?.throwIfAborted();
       return sandbox;
     } catch (error) {
@@ -158,6 +161,11 @@ export class DockerSandboxProvider implements SandboxProvider {
     if (missing.length > 0) throw new Error(`the engine reports no support for ${missing.join(' or ')}`);
     const container = await this.docker.createContainer(containerSpec(this.config, 'doctor'));
     await container.remove({ force: true, v: true });
+  }
+
+  /** For `doctor`: the image setup's forwarder and holder run from is there and has their tools. */
+  checkSidecarImage(): Promise<string> {
+    return checkSidecarImage(this.docker, this.images, this.config.sidecarImage ?? this.config.image);
   }
 
   /** Asks the engine whether it answers, has the image (pulling it if it can) and the runtime, for start-up checks. */

@@ -16,6 +16,7 @@ import type { PreparationReport } from '../../sandbox/environment.js';
 import { ExecLimits } from '../../sandbox/exec-limits.js';
 import { OutputRecorder } from '../../sandbox/output-recorder.js';
 import {
+  type CopyInReport,
   type CopyOutReport,
   DEFAULT_FILE_MODE,
   type ExecOptions,
@@ -170,7 +171,7 @@ export class DockerSandbox implements Sandbox {
     return { uid, gid };
   }
 
-  async copyIn(hostDir: string): Promise<void> {
+  async copyIn(hostDir: string): Promise<CopyInReport> {
     if (this.workspaceFilled) {
       const cleared = await this.calls.runQuiet(['find', this.workdir, '-mindepth', '1', '-delete']);
       if (cleared.exitCode !== 0) {
@@ -180,12 +181,14 @@ export class DockerSandbox implements Sandbox {
         );
       }
     }
+    const { archive, removed } = packWorkspace(hostDir, this.owner());
     try {
-      await this.container.putArchive(packWorkspace(hostDir, this.owner()), { path: this.workdir });
+      await this.container.putArchive(archive, { path: this.workdir });
+      this.workspaceFilled = true;
+      return { removed: await removed };
     } catch (error) {
       throw this.transferError('in', error);
     }
-    this.workspaceFilled = true;
   }
 
   async copyOut(hostDir: string): Promise<CopyOutReport> {

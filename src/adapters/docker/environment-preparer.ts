@@ -6,7 +6,7 @@ import type Docker from 'dockerode';
 import type { SandboxConfig } from '../../config/sandbox-config.js';
 import { environmentKey } from '../../environment/environment-key.js';
 import { checkImageAllowed } from '../../environment/image-policy.js';
-import { SandboxError, WorkspaceFullError } from '../../errors/index.js';
+import { SandboxError, ServicesNeedSharedLoopbackError, WorkspaceFullError } from '../../errors/index.js';
 import { Redactor } from '../../report/redact.js';
 import type { EnvironmentRequest, PreparationReport } from '../../sandbox/environment.js';
 import type { EgressRefusal, RefusalSource } from '../../sandbox/refusal-watch.js';
@@ -15,7 +15,7 @@ import type { Logger } from '../../util/logger.js';
 import { DEFAULT_ALLOWED_HOSTS } from '../proxy/egress-policy.js';
 import { EgressProxy } from '../proxy/egress-proxy.js';
 import { proxyEnvironment } from '../proxy/proxy-environment.js';
-import { containerName, lockedDownHost } from './container-spec.js';
+import { containerName, lockedDownHost, ownsItsLoopback, setupRuntimeOf } from './container-spec.js';
 import { DockerSandbox } from './docker-sandbox.js';
 import { type EnvironmentCache, PREPARED_WORKSPACE } from './environment-cache.js';
 import type { ImageStore } from './image-store.js';
@@ -72,6 +72,9 @@ export class EnvironmentPreparer {
       services: [],
       notes: [...(environment.notes ?? []), ...(ensured.pulled ? [`pulled ${base}`] : [])],
     };
+    // The holder and the forwarder run from the project's image, which the job's may not be.
+    if (environment.services.length > 0 || environment.setup.length > 0)
+      await this.images.ensure(sidecars.image, input.onProgress, input.signal);
     await this.startServices(environment.services, input, sidecars, report);
     if (environment.setup.length === 0) return { image: base, report };
 
@@ -97,6 +100,11 @@ export class EnvironmentPreparer {
     sidecars: Sidecars,
     report: PreparationReport,
   ): Promise<void> {
+    if (services.length > 0 && ownsItsLoopback(this.config))
+      throw new ServicesNeedSharedLoopbackError(
+        this.config.runtime ?? '',
+        services.map((service) => service.name),
+      );
     for (const service of services) {
       checkImageAllowed(service.image, this.config.allowedImages);
       await this.images.ensure(service.image, input.onProgress, input.signal);
@@ -161,7 +169,9 @@ export class EnvironmentPreparer {
         // Kept apart: a repository's hosts never get the operator's trust in private addresses.
         repositoryHosts,
         explicitHosts: this.config.egressTrustedHosts,
+        tlsPorts: this.config.egressTlsPorts,
       },
+      maxConnections: this.config.egressMaxConnections,
       ...(this.lookup ? { lookup: this.lookup } : {}),
       logger: this.logger,
       onRefusal,
@@ -184,6 +194,8 @@ export class EnvironmentPreparer {
    * Setup installs system-wide (apt, pip, npm -g), so it runs as root, with
    * the few capabilities installers use and a writable root; raw sockets,
    * mounts and the rest stay dropped, and its only network is the proxy.
+   * Under gVisor it runs on the engine's default runtime: the proxy is
+   * reached through the forwarder's loopback, which gVisor hides from it.
    */
   private async setupContainer(image: string, jobId: string, networkMode: string): Promise<Docker.Container> {
     const memoryBytes = this.config.memoryMb * 1024 * 1024;
@@ -197,7 +209,7 @@ export class EnvironmentPreparer {
       Labels: containerLabels(jobId),
       NetworkDisabled: networkMode === 'none',
       HostConfig: {
-        ...lockedDownHost(this.config, networkMode, memoryBytes),
+        ...lockedDownHost(setupRuntimeOf(this.config), networkMode, memoryBytes),
         CapAdd: ['CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID', 'SETUID', 'SETGID'],
       },
     });
@@ -221,15 +233,18 @@ function refusalSource(limit: number): { source: RefusalSource; emit: (refusal: 
   };
 }
 
+/** Each target once per outcome: how often it was reached, and how often refused with the latest reason. */
 function egressTargets(proxy: EgressProxy): PreparationReport['egress'] {
-  const byTarget = new Map<string, PreparationReport['egress'][number]>();
-  for (const record of proxy.records()) {
-    const target = `${record.host}:${record.port}`;
-    const seen = byTarget.get(target) ?? { target, allowed: record.allowed, reason: record.reason, bytes: 0 };
-    seen.bytes += record.bytesIn + record.bytesOut;
-    byTarget.set(target, seen);
-  }
-  return [...byTarget.values()];
+  return proxy
+    .targets()
+    .flatMap((tally) => [
+      ...(tally.allowed > 0
+        ? [{ target: tally.target, allowed: true, reason: null, bytes: tally.bytes, requests: tally.allowed }]
+        : []),
+      ...(tally.refused > 0
+        ? [{ target: tally.target, allowed: false, reason: tally.reason, bytes: 0, requests: tally.refused }]
+        : []),
+    ]);
 }
 
 /**

@@ -29,6 +29,7 @@ export class Sidecars {
     private readonly jobId: string,
   ) {}
 
+  /** The project's image (SIDECAR_TOOLS), never the job's: an official image has no socat. */
   get image(): string {
     return this.config.sidecarImage ?? this.config.image;
   }
@@ -51,16 +52,18 @@ export class Sidecars {
   /** Relays 127.0.0.1:PROXY_PORT in the namespace to the proxy's socket in `socketDir` (bind-mounted read-only). */
   async startForwarder(socketDir: string, socketName: string): Promise<void> {
     await this.startHolder();
+    const capacity = forwarderCapacity(this.config.egressMaxConnections);
     this.forwarder = await this.run({
       Image: this.image,
       Cmd: [
         'socat',
-        `TCP-LISTEN:${PROXY_PORT},bind=127.0.0.1,fork,reuseaddr`,
+        `TCP-LISTEN:${PROXY_PORT},bind=127.0.0.1,fork,reuseaddr,max-children=${capacity.children}`,
         `UNIX-CONNECT:${SOCKET_MOUNT}/${socketName}`,
       ],
       User: '1000:1000',
       HostConfig: {
         ...lockedDown(64),
+        PidsLimit: capacity.pids,
         NetworkMode: this.networkMode,
         ReadonlyRootfs: true,
         Binds: [`${socketDir}:${SOCKET_MOUNT}:ro`],
@@ -113,11 +116,10 @@ export class Sidecars {
     return container;
   }
 
-  /** Polls from inside the namespace (bash's /dev/tcp) until the port accepts a connection. */
+  /** Polls from inside the namespace with the sidecar image's own tools (SIDECAR_TOOLS) until the port accepts a connection. */
   private async waitForPort(port: number, what: string, timeoutSeconds = 60): Promise<void> {
-    const script = `for i in $(seq ${timeoutSeconds * 5}); do (exec 3<>/dev/tcp/127.0.0.1/${port}) 2>/dev/null && exit 0; sleep 0.2; done; exit 1`;
     const exec = await this.holder!.exec({
-      Cmd: ['bash', '-c', script],
+      Cmd: ['sh', '-c', waitForPortScript(port, timeoutSeconds)],
       AttachStdout: true,
       AttachStderr: true,
     });
@@ -134,6 +136,29 @@ export class Sidecars {
         `${what} did not accept connections on localhost:${port} within ${timeoutSeconds} s; check its image and settings.`,
       );
   }
+}
+
+/** What the holder and the forwarder run, from the sidecar image; doctor checks the image has each. */
+export const SIDECAR_TOOLS = ['sh', 'sleep', 'seq', 'socat'] as const;
+
+/** A POSIX shell loop: `socat` connects and hangs up at once, so no bash (/dev/tcp) is needed. */
+function waitForPortScript(port: number, timeoutSeconds: number): string {
+  const probe = `socat -u OPEN:/dev/null TCP:127.0.0.1:${port}`;
+  return `for i in $(seq ${timeoutSeconds * 5}); do ${probe} 2>/dev/null && exit 0; sleep 0.2; done; exit 1`;
+}
+
+/**
+ * How many connections the forwarder relays at once (socat forks a child
+ * for each) and the pids that takes. It holds more than the proxy lets
+ * open, so past the proxy's limit a request still reaches the proxy and is
+ * refused with its reason; the margin covers connections being refused and
+ * ones that have sent nothing yet. Past max-children socat stops accepting
+ * until a child ends, rather than failing a fork against the pids limit.
+ */
+export function forwarderCapacity(maxConnections: number): { children: number; pids: number } {
+  const children = maxConnections + 32;
+  // socat itself, the init process, and room for a child that is exiting while the next forks.
+  return { children, pids: children + 8 };
 }
 
 /** The limits every sidecar shares with the sandbox: no capabilities, no new privileges, bounded. */

@@ -1,14 +1,67 @@
-import { posix } from 'node:path';
+import { lstatSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { join, posix, relative, sep } from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import tar from 'tar-fs';
+import tar, { type Pack } from 'tar-fs';
+import { CredentialPlan, credentialRule, type RemovedCredential } from '../../sandbox/credential-plan.js';
 import type { RefusedEntry } from '../../sandbox/sandbox.js';
 
-/** A tar stream of `hostDir` whose entries belong to the sandbox user. */
-export function packWorkspace(hostDir: string, owner: { uid: number; gid: number }): Readable {
-  return tar.pack(hostDir, {
-    map: (header) => ({ ...header, uid: owner.uid, gid: owner.gid, uname: '', gname: '' }),
+/**
+ * A tar stream of `hostDir` whose entries belong to the sandbox user, without
+ * the credentials a runner left in it (see CredentialPlan): dropped files are
+ * never read, stripped ones are read from the host and appended last. `removed`
+ * settles once the stream has ended.
+ */
+export function packWorkspace(
+  hostDir: string,
+  owner: { uid: number; gid: number },
+): { archive: Readable; removed: Promise<RemovedCredential[]> } {
+  const plan = new CredentialPlan();
+  let settle!: { resolve: (removed: RemovedCredential[]) => void; reject: (error: unknown) => void };
+  const removed = new Promise<RemovedCredential[]>((resolve, reject) => {
+    settle = { resolve, reject };
   });
+  const header = { uid: owner.uid, gid: owner.gid, uname: '', gname: '' };
+  const archive = tar.pack(hostDir, {
+    map: (entry) => ({ ...entry, ...header }),
+    // tar-fs asks with the host path; a sync lstat, since a link must be copied as a link, never read.
+    ignore: (name) => {
+      const path = relative(hostDir, name).split(sep).join('/');
+      if (credentialRule(path) === null) return false;
+      return !plan.admit(path, lstatSync(name, { throwIfNoEntry: false })?.isFile() ? 'file' : 'other');
+    },
+    finalize: false,
+    finish: (pack) => {
+      appendRewrites(plan, hostDir, pack, header).then(
+        () => settle.resolve(plan.removed),
+        (error: unknown) => {
+          settle.reject(error);
+          pack.destroy(error as Error);
+        },
+      );
+    },
+  });
+  removed.catch(() => {});
+  return { archive, removed };
+}
+
+async function appendRewrites(
+  plan: CredentialPlan,
+  hostDir: string,
+  pack: Pack,
+  header: { uid: number; gid: number },
+): Promise<void> {
+  const rewrites = await plan.rewrites((path) => readFile(join(hostDir, path)));
+  for (const { path, content } of rewrites) {
+    const { mode, mtime } = await stat(join(hostDir, path));
+    await new Promise<void>((resolve, reject) =>
+      pack.entry({ ...header, name: path, mode: mode & 0o7777, mtime }, content, (error) =>
+        error ? reject(error) : resolve(),
+      ),
+    );
+  }
+  pack.finalize();
 }
 
 export class ArchiveTooLargeError extends Error {}

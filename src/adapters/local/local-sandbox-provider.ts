@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Environment } from '../../config/read-environment.js';
 import type { SandboxConfig } from '../../config/sandbox-config.js';
 import { Redactor } from '../../report/redact.js';
+import { credentialNotes } from '../../sandbox/credential-plan.js';
 import { NO_PREPARATION, type PreparationReport } from '../../sandbox/environment.js';
 import { runSetup } from '../../sandbox/run-setup.js';
 import type { OpenSandboxRequest, Sandbox, SandboxProvider } from '../../sandbox/sandbox.js';
@@ -67,8 +68,11 @@ export class LocalSandboxProvider implements SandboxProvider {
     const sandbox = new LocalSandbox(root, this.config, this.hostVariables, this.timers);
     try {
       await Promise.all(['workspace', 'home', 'tmp'].map((name) => mkdir(join(root, name))));
-      await sandbox.copyIn(await request.workspace);
-      sandbox.preparation = await this.prepare(sandbox, request);
+      const copied = credentialNotes((await sandbox.copyIn(await request.workspace)).removed);
+      sandbox.preparation = await this.prepare(sandbox, request, copied);
+      // Without a preparation report the notes have no transcript to go to: the log says it.
+      if (sandbox.preparation === null && copied.length > 0)
+        this.logger.warn({ sandbox: 'local' }, copied[0]!);
       return sandbox;
     } catch (error) {
       await sandbox.dispose();
@@ -83,6 +87,7 @@ export class LocalSandboxProvider implements SandboxProvider {
   private async prepare(
     sandbox: LocalSandbox,
     request: OpenSandboxRequest,
+    copyNotes: string[],
   ): Promise<PreparationReport | null> {
     const environment = await request.environment;
     if (!environment) return null;
@@ -94,6 +99,7 @@ export class LocalSandboxProvider implements SandboxProvider {
         ...(environment.notes ?? []),
         ...(environment.image ? [`the local sandbox ignores the image ${environment.image}`] : []),
         ...(environment.services.length > 0 ? ['the local sandbox starts no services'] : []),
+        ...copyNotes,
       ],
     };
     await runSetup(sandbox, environment.setup, report, {

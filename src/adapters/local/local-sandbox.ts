@@ -1,12 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { chmod, cp, lstat, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import type { Environment } from '../../config/read-environment.js';
 import type { SandboxConfig } from '../../config/sandbox-config.js';
+import { CredentialPlan, credentialRule } from '../../sandbox/credential-plan.js';
 import type { PreparationReport } from '../../sandbox/environment.js';
 import { ExecLimits } from '../../sandbox/exec-limits.js';
 import { OutputRecorder } from '../../sandbox/output-recorder.js';
 import {
+  type CopyInReport,
   type CopyOutReport,
   DEFAULT_FILE_MODE,
   type ExecOptions,
@@ -117,8 +119,23 @@ export class LocalSandbox implements Sandbox {
     }
   }
 
-  async copyIn(hostDir: string): Promise<void> {
-    await replaceDirectoryContents(this.workdir, (staging) => copyTree(hostDir, staging));
+  async copyIn(hostDir: string): Promise<CopyInReport> {
+    const plan = new CredentialPlan();
+    await replaceDirectoryContents(this.workdir, async (staging) => {
+      await cp(hostDir, staging, {
+        recursive: true,
+        verbatimSymlinks: true,
+        preserveTimestamps: true,
+        filter: async (source) => {
+          const path = relative(hostDir, source).split(sep).join('/');
+          if (path === '' || credentialRule(path) === null) return true;
+          return plan.admit(path, (await lstat(source)).isFile() ? 'file' : 'other');
+        },
+      });
+      for (const { path, content } of await plan.rewrites((file) => readFile(join(hostDir, file))))
+        await writeFile(join(staging, path), content, { mode: (await lstat(join(hostDir, path))).mode });
+    });
+    return { removed: plan.removed };
   }
 
   async copyOut(hostDir: string): Promise<CopyOutReport> {

@@ -54,6 +54,19 @@ export interface EgressPolicy {
   allowedPorts?: readonly number[];
   /** Hosts the operator trusts to resolve to private or loopback addresses (a mirror on the LAN). */
   explicitHosts?: readonly string[];
+  /**
+   * The ports a CONNECT tunnel may go to (TLS is checked inside it); default 443. Only the operator sets
+   * them, and the host must still be allowed on the port. Plain HTTP goes by absolute URI instead.
+   */
+  tlsPorts?: readonly number[];
+}
+
+/** Why a CONNECT to `port` is refused, if it is: tunnels carry TLS only, on the operator's TLS ports. */
+export function tunnelPortRefusal(policy: EgressPolicy, port: number): string | null {
+  const ports = policy.tlsPorts ?? [443];
+  return ports.includes(port)
+    ? null
+    : `CONNECT to port ${port} is refused: tunnels go to TLS ports only (${ports.join(', ')})`;
 }
 
 export type Verdict = { allowed: true; by: 'operator' | 'repository' } | { allowed: false; reason: string };
