@@ -9,7 +9,8 @@ import { DockerSandboxProvider } from '../src/adapters/docker/docker-sandbox-pro
 import { EnvironmentCache } from '../src/adapters/docker/environment-cache.js';
 import { containerLabels } from '../src/adapters/docker/labels.js';
 import { parseSandboxConfig } from '../src/config/load-config.js';
-import { environmentKey, lockfileDigests } from '../src/environment/environment-key.js';
+import { environmentKey } from '../src/environment/environment-key.js';
+import { setupInputDigests } from '../src/environment/setup-inputs.js';
 import type { EnvironmentRequest, SetupCommand } from '../src/sandbox/environment.js';
 import type { ExecResult } from '../src/sandbox/sandbox.js';
 import { generatedPackages, PackageIndex } from '../test/fakes/package-index.js';
@@ -87,7 +88,7 @@ export async function benchEnvironment(): Promise<string> {
     const dir = await mkdtemp(join(tmpdir(), 'bench-env-project-'));
     projects.push(dir);
     await writeFile(join(dir, 'requirements.txt'), `# bench ${nonce}\n${requirements.join('\n')}\n`);
-    const lockfiles = await lockfileDigests(dir, setup);
+    const lockfiles = await setupInputDigests(dir, setup);
     // Known before opening, so the image is removed at the end even if a run fails after saving it.
     keys.add(environmentKey({ baseImageId, setup, lockfiles }));
     return { dir, request: { setup, services: [], allowedHosts: [], lockfiles } };

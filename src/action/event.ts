@@ -1,17 +1,24 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { actionScope } from '../environment/cache-scope.js';
+import type { CacheScope } from '../sandbox/environment.js';
 import type { RunnerContext } from './inputs.js';
 
 const actorSchema = z.object({ login: z.string(), type: z.string().optional() });
+/** A repository as events name one; GitHub sends null for the head of a pull request whose fork is gone. */
+const repositorySchema = z
+  .object({ id: z.int().optional(), full_name: z.string().optional(), default_branch: z.string().optional() })
+  .loose();
 
 /** The parts of the event payload the action reads; everything else GitHub sends is ignored. */
 const eventSchema = z.object({
   sender: actorSchema.optional(),
+  repository: repositorySchema.optional(),
   pull_request: z
     .object({
       number: z.int(),
-      head: z.object({ ref: z.string(), sha: z.string() }),
-      base: z.object({ ref: z.string() }),
+      head: z.object({ ref: z.string(), sha: z.string(), repo: repositorySchema.nullish() }),
+      base: z.object({ ref: z.string(), repo: repositorySchema.optional() }),
     })
     .optional(),
   workflow_run: z
@@ -22,6 +29,8 @@ const eventSchema = z.object({
       head_sha: z.string(),
       run_attempt: z.int().optional(),
       actor: actorSchema.nullish(),
+      repository: repositorySchema.optional(),
+      head_repository: repositorySchema.nullish(),
     })
     .optional(),
 });
@@ -40,6 +49,26 @@ export interface FailedRun {
   pullRequest: { number: number; headSha: string; base: string } | null;
   /** True when the action runs in a separate `workflow_run` workflow rather than in the failed job. */
   separate: boolean;
+  /** Whose prepared environments setup reuses and fills; none when the runner does not name the repository. */
+  cacheScope?: CacheScope | undefined;
+  /**
+   * The repository the failed code came from when it is not this one (a fork's pull request), as
+   * `owner/name`; null when the event shows the head is this repository (or says nothing of it).
+   */
+  fork: string | null;
+}
+
+type Repository = z.output<typeof repositorySchema>;
+
+/**
+ * The head's name when it is another repository than the base, compared by id (a fork may take the
+ * base's name); a head GitHub no longer knows (a deleted fork) counts as one.
+ */
+function forkOf(head: Repository | null | undefined, base: Repository | undefined): string | null {
+  if (head === undefined || base?.id === undefined) return null;
+  if (head === null) return 'a deleted fork';
+  if (head.id === base.id) return null;
+  return head.full_name ?? `the repository with id ${head.id}`;
 }
 
 type EventPayload = z.output<typeof eventSchema>;
@@ -71,6 +100,8 @@ export async function readFailedRun(runner: RunnerContext): Promise<FailedRun | 
       actor: run.actor ?? sender,
       pullRequest: null,
       separate: true,
+      cacheScope: scopeOf(runner, payload, workflowRunRef(run, payload.repository?.id)),
+      fork: forkOf(run.head_repository, run.repository ?? payload.repository),
     };
   }
   if (runner.GITHUB_RUN_ID === undefined || runner.GITHUB_SHA === undefined) {
@@ -89,7 +120,33 @@ export async function readFailedRun(runner: RunnerContext): Promise<FailedRun | 
     pullRequest:
       pull === undefined ? null : { number: pull.number, headSha: pull.head.sha, base: pull.base.ref },
     separate: false,
+    // A pull request's run is on refs/pull/N/merge: it reads the default branch's entries, never fills them.
+    cacheScope: scopeOf(runner, payload, runner.GITHUB_REF),
+    fork: pull === undefined ? null : forkOf(pull.head.repo, pull.base.repo ?? payload.repository),
   };
+}
+
+/**
+ * The failed run's own ref, not this workflow's (a workflow_run workflow runs
+ * on the default branch): a fork's branch gets a ref of its own, since its
+ * name (even `main`) says nothing about whose code it is.
+ */
+function workflowRunRef(
+  run: NonNullable<EventPayload['workflow_run']>,
+  repositoryId: number | undefined,
+): string {
+  const branch = run.head_branch ?? '';
+  const fork = run.head_repository?.id !== undefined && run.head_repository.id !== repositoryId;
+  if (fork || branch === '') return `refs/selfdebug/run/${run.head_repository?.id ?? 'unknown'}/${branch}`;
+  return `refs/heads/${branch}`;
+}
+
+function scopeOf(runner: RunnerContext, payload: EventPayload, ref: string): CacheScope | undefined {
+  const repositoryId = runner.GITHUB_REPOSITORY_ID ?? payload.repository?.id?.toString();
+  if (repositoryId === undefined || ref === '') return undefined;
+  const defaultBranch = payload.repository?.default_branch;
+  // Without the default branch the job reads only its own ref's entries.
+  return actionScope({ repositoryId, ref, defaultBranch: defaultBranch ?? ref });
 }
 
 /** A tag or other ref has no branch to push a fix against: the empty name says so. */

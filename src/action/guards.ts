@@ -23,3 +23,18 @@ export function roundsExhausted(rounds: number, limit: number): string | null {
     'it stops here so it can never loop. Nothing to do.'
   );
 }
+
+/**
+ * Why a run of a fork's code is skipped, or null to go on. A fork's pull request runs its author's
+ * code; this workflow holds the model key and a token that can push, and a branch pushed here would
+ * run the fork's code again in `on: push` workflows, with this repository's secrets.
+ */
+export function forkRefusal(run: FailedRun, allowForks: boolean): string | null {
+  if (run.fork === null || allowForks) return null;
+  return (
+    `the failed code comes from ${run.fork}, a fork, not this repository: selfdebug does not run a fork's ` +
+    "code with this workflow's key and token. Nothing was run. Set the `allow-forks: true` input to debug " +
+    "forks' pull requests (the configuration is then read from the default branch, and the fix is only " +
+    'suggested on the pull request).'
+  );
+}

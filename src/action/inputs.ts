@@ -21,6 +21,7 @@ export const ACTION_INPUTS = [
   'deliver',
   'github-token',
   'trusted-bots',
+  'allow-forks',
 ] as const;
 
 export type ActionInputName = (typeof ACTION_INPUTS)[number];
@@ -70,6 +71,10 @@ const inputsSchema = z.object({
     .string()
     .optional()
     .transform((text) => (text ?? '').split(/[\s,]+/).filter(Boolean)),
+  'allow-forks': z
+    .enum(['true', 'false'], { error: 'must be "true" or "false" (the default)' })
+    .default('false')
+    .transform((text) => text === 'true'),
 });
 
 /** What the runner itself sets for every step. */
@@ -89,6 +94,7 @@ const runnerSchema = z.object({
     .regex(/^[0-9a-f]{40}$/, 'must be a commit sha')
     .optional(),
   GITHUB_REF: z.string().default(''),
+  GITHUB_REPOSITORY_ID: z.string().regex(/^\d+$/, 'must be a repository id').optional(),
   GITHUB_HEAD_REF: z.string().optional(),
   GITHUB_JOB: z.string().optional(),
   GITHUB_WORKFLOW: z.string().default('workflow'),

@@ -1,5 +1,4 @@
 import { tmpdir } from 'node:os';
-import { readFolderConfig } from '../cli/fix-repo-config.js';
 import { type GitHubOctokit, tokenCodeHost, tokenOctokit } from '../compose/action-clients.js';
 import { loadSandboxProvider } from '../compose/command-sandbox.js';
 import { loadLanguageModel } from '../compose/language-model.js';
@@ -17,7 +16,8 @@ import { type ActionSettings, actionSettings } from './action-settings.js';
 import { deliverPullRequest, deliverSuggestions } from './deliver.js';
 import { type FailedRun, readFailedRun } from './event.js';
 import { findFailedStep } from './failed-step.js';
-import { roundsExhausted, untrustedBot } from './guards.js';
+import { configuredRun } from './fork-run.js';
+import { forkRefusal, roundsExhausted, untrustedBot } from './guards.js';
 import { type ActionInputs, type RunnerContext, readActionEnvironment } from './inputs.js';
 import { lazyCheckout } from './lazy-checkout.js';
 import {
@@ -87,16 +87,28 @@ async function debug(
   env: Environment,
   io: ActionIO,
 ): Promise<number> {
-  const failed = await readFailedRun(runner);
-  if ('problem' in failed) throw new ActionFailure(failed.problem);
-  const { config } = await readFolderConfig(runner.GITHUB_WORKSPACE, {});
+  const read = await readFailedRun(runner);
+  if ('problem' in read) throw new ActionFailure(read.problem);
+  const fork = forkRefusal(read, inputs['allow-forks']);
+  // Before anything of the fork's is read: no configuration, no sandbox, no model, no push.
+  if (fork !== null) return done({ io, runner, redactor: new Redactor([inputs['api-key']]) }, fork);
+  const { config, failed, inputs: settled } = await configuredRun(inputs, runner, read, io.log);
   const secrets = [inputs['api-key'], inputs['github-token'], ...config.secret_env.map((name) => env[name])];
-  const run: ActionRun = { inputs, runner, env, io, failed, config, redactor: new Redactor(secrets) };
+  const run: ActionRun = {
+    inputs: settled,
+    runner,
+    env,
+    io,
+    failed,
+    config,
+    redactor: new Redactor(secrets),
+  };
   const bot = untrustedBot(failed, inputs['trusted-bots']);
   if (bot !== null) return done(run, bot);
   const clone = lazyCheckout(runner, failed, inputs['github-token'], env);
   try {
-    if (isOwnBranch(failed.branch)) {
+    // A fork's branch is never one of the action's own, whatever it is named.
+    if (failed.fork === null && isOwnBranch(failed.branch)) {
       const rounds = await (await clone.checkout()).countCommits(ROUND_TRAILER);
       const exhausted = roundsExhausted(rounds, config.triggers.workflow_runs.max_rounds);
       if (exhausted !== null) return done(run, exhausted);
@@ -108,7 +120,7 @@ async function debug(
 }
 
 /** Ends a run with nothing to debug: the reason in the log and the job summary. */
-async function done(run: ActionRun, message: string): Promise<number> {
+async function done(run: Pick<ActionRun, 'io' | 'runner' | 'redactor'>, message: string): Promise<number> {
   run.io.log(`selfdebug: ${message}`);
   await appendSummary(run.runner.GITHUB_STEP_SUMMARY, `### selfdebug\n\n${run.redactor.redact(message)}\n`);
   return 0;
@@ -130,7 +142,9 @@ async function debugCommand(run: ActionRun, checkout: () => Promise<Workspace>):
   const opening = {
     jobId: jobIdOf(run.failed),
     workspace: runner.GITHUB_WORKSPACE,
-    environment: environment.request,
+    environment: run.failed.cacheScope
+      ? { ...environment.request, cacheScope: run.failed.cacheScope }
+      : environment.request,
     onProgress: (line: string) => io.log(run.redactor.redact(line)),
   };
   return await withSandbox(provider, opening, async (opened) => {

@@ -3,6 +3,7 @@ import type { JobOptions, JobRequest, JobTrigger, RepositoryInfo } from '../queu
 import type { AppDependencies } from './dependencies.js';
 
 interface RepositoryPayload {
+  id?: number;
   name: string;
   owner: { login: string };
   clone_url: string;
@@ -12,6 +13,7 @@ interface RepositoryPayload {
 
 export function repositoryInfo(repository: RepositoryPayload): RepositoryInfo {
   return {
+    ...(repository.id === undefined ? {} : { id: repository.id }),
     owner: repository.owner.login,
     name: repository.name,
     cloneUrl: repository.clone_url,

@@ -17,6 +17,8 @@ const sender = z.object({ login: text(256), type: text(64).optional() }).loose()
 
 const repository = z
   .object({
+    // The numeric id scopes the prepared-environment cache: a renamed or re-created repository is another tenant.
+    id: id.optional(),
     name: text(256),
     full_name: text(512),
     owner: login,

@@ -13,7 +13,7 @@ export interface DoctorModelOptions {
 
 /**
  * `selfdebug doctor --model`: asks the configured model server (SELFDEBUG_MODEL_*)
- * what selfdebug needs and prints one line per check, with the fix under each ✘.
+ * what selfdebug needs and prints one line per check, with the fix under each ✘ (blocks use) and ⚠ (a warning).
  * Exits 1 when a ✘ blocks use, 2 when the settings themselves are wrong.
  */
 export async function runDoctorModel(options: DoctorModelOptions): Promise<number> {
@@ -35,7 +35,8 @@ export async function runDoctorModel(options: DoctorModelOptions): Promise<numbe
   ];
   const width = Math.max(...checks.map((check) => check.name.length));
   for (const check of checks) {
-    const mark = check.ok === true ? '✔' : check.ok === false ? '✘' : '–';
+    // ✘ blocks use; ⚠ is a warning selfdebug works around; – not checked.
+    const mark = check.ok === true ? '✔' : check.ok === false ? (check.blocking ? '✘' : '⚠') : '–';
     lines.push(`  ${mark} ${check.name.padEnd(width)}  ${check.detail}`);
     if (check.ok !== true && check.fix) {
       const label = check.blocking ? 'fix (blocks use)' : 'fix';

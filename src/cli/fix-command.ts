@@ -1,8 +1,9 @@
 import { stat } from 'node:fs/promises';
-import { constants } from 'node:os';
+import { constants, userInfo } from 'node:os';
 import { resolve } from 'node:path';
 import { loadSandboxProvider, removeContainersCommand } from '../compose/command-sandbox.js';
 import type { Environment } from '../config/read-environment.js';
+import { localScope } from '../environment/cache-scope.js';
 import { ConfigError } from '../errors/config-errors.js';
 import { ModelAuthError, ModelUnreachableError } from '../errors/model-errors.js';
 import {
@@ -157,7 +158,8 @@ async function runInSandbox(run: FixRun, signal: AbortSignal): Promise<number> {
   const opening = {
     jobId: run.jobId,
     workspace: dir,
-    environment: environment.request,
+    // A folder on this machine is a repository of its own, under a tenant no App or Action job can be.
+    environment: { ...environment.request, cacheScope: localScope(String(userInfo().uid), dir) },
     onProgress: (line: string) => progress.note(line),
     signal,
   };
@@ -175,8 +177,11 @@ async function runInSandbox(run: FixRun, signal: AbortSignal): Promise<number> {
     if (result.outcome !== 'fixed') {
       const patch = options.patch === undefined ? '' : ` No patch written to ${options.patch}.`;
       progress.note(`Left ${dir} untouched: only a fix that makes the command pass is kept.${patch}`);
-      // A model server that is not there or a replay file too short: the settings to fix, not the code.
-      return result.outcome === 'error' && isSetupProblem(model.failure) ? EXIT_USAGE : EXIT_NOT_FIXED;
+      // The environment (a command not found, as a setup step not found) or a model server that is not there
+      // or a replay file too short: the settings to fix, not the code.
+      const settingsToFix =
+        result.outcome === 'environment' || (result.outcome === 'error' && isSetupProblem(model.failure));
+      return settingsToFix ? EXIT_USAGE : EXIT_NOT_FIXED;
     }
     await deliver(result, options, dir, sandbox, progress);
     return EXIT_FIXED;

@@ -96,6 +96,15 @@ const sandboxSchema = strictSection({
       description:
         "Hosts setup may reach through the App's proxy on top of the public package registries (within the App's limits).",
     }),
+  cache_key_files: z
+    .array(z.string().trim().min(1).max(512))
+    .max(100)
+    .default([])
+    .meta({
+      description:
+        'Globs of further files setup reads (like hashFiles: "**" across folders, "*" within one), e.g. "tools/**". ' +
+        'Their content joins the prepared environment’s key, so a change to one prepares it again.',
+    }),
 });
 
 const budgetSchema = strictSection({

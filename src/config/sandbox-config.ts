@@ -51,7 +51,7 @@ export const sandboxConfigSchema = z.object({
   commandTimeoutSeconds: z.number().positive().max(86_400).default(600),
   maxOutputBytes: z.int().min(1024).default(DEFAULT_MAX_OUTPUT_BYTES),
   /**
-   * The engine's OCI runtime for job containers (`runsc` for gVisor, `kata`):
+   * The engine's OCI runtime for job containers (`runsc` for gVisor, `kata`; under gVisor setup stays on runc):
    * a second wall between the code and the kernel, where the operator has
    * installed one. Unset: the engine's default (runc).
    */
@@ -97,6 +97,8 @@ export const sandboxConfigSchema = z.object({
   setupRefusalLimit: z.int().min(1).max(10_000).default(5),
   /** Prepared environments kept on the engine (least recently used go first). */
   environmentCacheEntries: z.int().min(0).max(10_000).default(20),
+  /** Of those, most kept for any one repository (its least recently used go first). */
+  environmentCacheRepositoryEntries: z.int().min(1).max(10_000).default(5),
   /** Most disk the prepared environments may take, in GB. */
   environmentCacheGb: z.number().min(0).default(20),
   /** Where the cache keeps its index (last use of each prepared image). */
@@ -135,6 +137,7 @@ export const sandboxEnvironment = {
   setupTimeoutSeconds: ['SELFDEBUG_SETUP_TIMEOUT_SECONDS'],
   setupRefusalLimit: ['SELFDEBUG_SETUP_REFUSAL_LIMIT'],
   environmentCacheEntries: ['SELFDEBUG_ENVIRONMENT_CACHE_ENTRIES'],
+  environmentCacheRepositoryEntries: ['SELFDEBUG_ENVIRONMENT_CACHE_REPOSITORY_ENTRIES'],
   environmentCacheGb: ['SELFDEBUG_ENVIRONMENT_CACHE_GB'],
   environmentCacheDir: ['SELFDEBUG_ENVIRONMENT_CACHE_DIR'],
 } as const satisfies Record<keyof SandboxConfig, readonly string[]>;

@@ -39,8 +39,9 @@ export async function checkSandbox(
 ): Promise<CheckResult[]> {
   let image: string;
   let kind: 'docker' | 'local';
+  let runtime: string | undefined;
   try {
-    ({ image, kind } = loadSandboxConfig(env));
+    ({ image, kind, runtime } = loadSandboxConfig(env));
   } catch (error) {
     const detail = 'the sandbox settings are invalid';
     return [
@@ -56,11 +57,11 @@ export async function checkSandbox(
   try {
     await ports.pingSandbox();
   } catch (error) {
-    return pingFailure(error, image);
+    return pingFailure(error, image, runtime);
   }
   const rows = [ok('docker engine', 'answers'), ok('sandbox image', `${image} is on the engine`)];
   if (options.containerSpec === false) return rows;
-  return [...rows, await limitsRow(ports), ...(await sidecarRow(ports))];
+  return [...rows, await limitsRow(ports, runtime), ...(await sidecarRow(ports))];
 }
 
 /** Setup's forwarder and holder run from the sidecar image, whatever image a job names. */
@@ -74,7 +75,7 @@ async function sidecarRow(ports: DoctorPorts): Promise<CheckResult[]> {
 }
 
 /** What a failed ping says: no engine, no runtime, or an image it could not pull. */
-function pingFailure(error: unknown, image: string): CheckResult[] {
+function pingFailure(error: unknown, image: string, runtime?: string): CheckResult[] {
   if (error instanceof EngineUnreachableError) {
     return [
       fail('docker engine', 'does not answer', error.message),
@@ -85,7 +86,11 @@ function pingFailure(error: unknown, image: string): CheckResult[] {
     return [
       ok('docker engine', 'answers'),
       ok('sandbox image', `${image} is on the engine`),
-      fail('sandbox limits', 'the runtime SELFDEBUG_SANDBOX_RUNTIME names is missing', error.message),
+      fail(
+        'sandbox limits',
+        `SELFDEBUG_SANDBOX_RUNTIME=${runtime ?? ''} is not registered with the engine`,
+        error.message,
+      ),
     ];
   }
   // selfdebug's own executor image is built, not pulled: a registry's answer about it misleads.
@@ -101,10 +106,17 @@ function pingFailure(error: unknown, image: string): CheckResult[] {
   ];
 }
 
-async function limitsRow(ports: DoctorPorts): Promise<CheckResult> {
+async function limitsRow(ports: DoctorPorts, runtime: string | undefined): Promise<CheckResult> {
   try {
     await ports.tryContainerSpec();
-    return ok('sandbox limits', 'the engine accepts the container (memory, CPU, pids, tmpfs workspace)');
+    // gVisor runs the loop only: setup and services need the shared loopback it hides (docs/sandbox.md#gvisor).
+    const under = runtime
+      ? `runtime ${runtime}${/runsc|gvisor/i.test(runtime) ? ' (gVisor: the loop; setup on runc, no services)' : ''}`
+      : "the engine's default runtime";
+    return ok(
+      'sandbox limits',
+      `the engine accepts the container (memory, CPU, pids, tmpfs workspace) under ${under}`,
+    );
   } catch (error) {
     return fail(
       'sandbox limits',

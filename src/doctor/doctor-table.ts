@@ -14,14 +14,22 @@ export function renderDoctorTable(results: readonly CheckResult[], source?: stri
       for (const line of rest) lines.push(`    ${' '.repeat(width)}       ${line}`);
     }
   }
-  const failed = results.filter((result) => result.status === 'fail');
-  lines.push('');
-  lines.push(
-    failed.length === 0
-      ? 'ready.'
-      : `not ready: fix ${failed.map((result) => result.name).join(', ')} (each "fix:" line says how).`,
-  );
+  lines.push('', verdict(results));
   return `${lines.join('\n')}\n`;
+}
+
+/** Rows only the App needs: someone who runs `selfdebug fix` or `eval` can leave them ✘. */
+const APP_ONLY = new Set(['github app', 'webhook secret', 'queue', 'webhook proxy']);
+
+/** Ready or not, for the command line and for the App apart, naming what to fix. */
+function verdict(results: readonly CheckResult[]): string {
+  const failed = results.filter((result) => result.status === 'fail');
+  const names = (rows: readonly CheckResult[]) => rows.map((result) => result.name).join(', ');
+  if (failed.length === 0) return 'ready.';
+  const forCli = failed.filter((result) => !APP_ONLY.has(result.name));
+  if (forCli.length === 0)
+    return `ready for \`selfdebug fix\` and \`eval\`; not ready for the App: fix ${names(failed)} (each "fix:" line says how).`;
+  return `not ready: fix ${names(failed)} (each "fix:" line says how).`;
 }
 
 /** One line per ✘, for a log: what failed and what to do. */

@@ -1,4 +1,4 @@
-import { ImageNotAllowedError } from '../errors/index.js';
+import { ImageNotAllowedError, PreparedImageRefusedError } from '../errors/index.js';
 import { matchesAny } from '../util/glob.js';
 
 /**
@@ -18,8 +18,28 @@ function spellings(image: string): string[] {
   return [image, long];
 }
 
-/** Throws unless the operator's globs allow the image; an empty list allows every image. */
+/** Where prepared environments are tagged; the adapter's cache writes under this name. */
+export const PREPARED_IMAGE_REPOSITORY = 'selfdebug-env';
+
+/**
+ * A name under the prepared environments' repository, on any registry and
+ * with any tag or digest. The adapter also refuses, by inspecting it, any
+ * image that carries the prepared-environment label, whatever its name.
+ */
+export function namesPreparedImage(image: string): boolean {
+  const withoutDigest = image.split('@')[0] ?? image;
+  const lastPart = withoutDigest.split('/').at(-1) ?? '';
+  const repository = lastPart.split(':')[0] ?? '';
+  return repository.toLowerCase() === PREPARED_IMAGE_REPOSITORY;
+}
+
+/**
+ * Throws unless the operator's globs allow the image; an empty list allows
+ * every image. A prepared environment is refused before the list is read:
+ * no allowlist can hand one tenant's setup to another.
+ */
 export function checkImageAllowed(image: string, allowed: readonly string[]): void {
+  if (namesPreparedImage(image)) throw new PreparedImageRefusedError(image);
   if (allowed.length === 0) return;
   if (spellings(image).some((spelling) => matchesAny(spelling, allowed))) return;
   throw new ImageNotAllowedError(image, allowed);

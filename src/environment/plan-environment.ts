@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EnvironmentRequest, SetupCommand } from '../sandbox/environment.js';
 import { type DerivedEnvironment, environmentFromDevcontainer } from './derive-environment.js';
-import { lockfileDigests } from './environment-key.js';
 import { checkImageAllowed } from './image-policy.js';
+import { setupInputDigests } from './setup-inputs.js';
 
 /**
  * The keys of .github/selfdebug.yml that choose the environment. Declared
@@ -12,7 +12,12 @@ import { checkImageAllowed } from './image-policy.js';
  */
 export interface ConfiguredEnvironment {
   setup: readonly string[];
-  sandbox: { image?: string | undefined; allowed_hosts: readonly string[] };
+  sandbox: {
+    image?: string | undefined;
+    allowed_hosts: readonly string[];
+    /** Globs of further files setup reads, for the cache key (like hashFiles). */
+    cache_key_files?: readonly string[] | undefined;
+  };
 }
 
 export interface EnvironmentPlan {
@@ -38,11 +43,12 @@ export async function planEnvironment(
   operator: { derive: boolean; allowedImages: readonly string[]; names?: ConfiguredNames },
 ): Promise<EnvironmentPlan> {
   const allowedHosts = [...config.sandbox.allowed_hosts];
+  const parts = { allowedHosts, keyFiles: config.sandbox.cache_key_files ?? [] };
   const derived = operator.derive ? (derivedFromWorkflow ?? null) : null;
   const names = operator.names ?? REPOSITORY_NAMES;
   if (derived) {
     const allowed = withAllowedImage(derived, operator.allowedImages);
-    return derivedPlan(withConfigured(allowed, config, names), checkoutDir, allowedHosts);
+    return derivedPlan(withConfigured(allowed, config, names), checkoutDir, parts);
   }
   const configured = config.setup.length > 0 || config.sandbox.image !== undefined;
   if (configured || !(await hasDevcontainer(checkoutDir))) {
@@ -53,12 +59,12 @@ export async function planEnvironment(
         setup,
         services: [],
         allowedHosts,
-        lockfiles: await lockfileDigests(checkoutDir, setup),
+        lockfiles: await setupInputDigests(checkoutDir, setup, parts.keyFiles),
         notes: [],
       },
     };
   }
-  return devcontainerPlan(checkoutDir, allowedHosts);
+  return devcontainerPlan(checkoutDir, parts);
 }
 
 /** How the notes name where the image, the setup and the rest of the configuration came from. */
@@ -100,10 +106,16 @@ function withConfigured(
   };
 }
 
+/** What every plan takes from the repository's configuration, whatever its source. */
+interface RepositoryParts {
+  allowedHosts: string[];
+  keyFiles: readonly string[];
+}
+
 async function derivedPlan(
   derived: DerivedEnvironment & { configuredSetup: readonly string[] | null },
   checkoutDir: string,
-  allowedHosts: string[],
+  { allowedHosts, keyFiles }: RepositoryParts,
 ): Promise<EnvironmentPlan> {
   const setup =
     derived.configuredSetup?.map((command): SetupCommand => ({ command })) ??
@@ -132,7 +144,7 @@ async function derivedPlan(
         ports: service.ports,
       })),
       allowedHosts,
-      lockfiles: await lockfileDigests(checkoutDir, setup),
+      lockfiles: await setupInputDigests(checkoutDir, setup, keyFiles),
       notes,
     },
   };
@@ -153,7 +165,10 @@ function withAllowedImage(derived: DerivedEnvironment, allowedImages: readonly s
   }
 }
 
-async function devcontainerPlan(checkoutDir: string, allowedHosts: string[]): Promise<EnvironmentPlan> {
+async function devcontainerPlan(
+  checkoutDir: string,
+  { allowedHosts, keyFiles }: RepositoryParts,
+): Promise<EnvironmentPlan> {
   const text = await readFile(join(checkoutDir, '.devcontainer', 'devcontainer.json'), 'utf8');
   const found = environmentFromDevcontainer(text);
   const setup = (found?.setup ?? []).map((command): SetupCommand => ({ command, name: 'postCreateCommand' }));
@@ -169,7 +184,7 @@ async function devcontainerPlan(checkoutDir: string, allowedHosts: string[]): Pr
       setup,
       services: [],
       allowedHosts,
-      lockfiles: await lockfileDigests(checkoutDir, setup),
+      lockfiles: await setupInputDigests(checkoutDir, setup, keyFiles),
       notes,
     },
   };

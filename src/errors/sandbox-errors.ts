@@ -69,6 +69,25 @@ export class ImageNotAllowedError extends SelfdebugError {
   }
 }
 
+/**
+ * The image is a prepared environment: another job's setup, possibly another
+ * repository's. Prepared images are the cache's alone, whatever the operator's
+ * image allowlist says.
+ */
+export class PreparedImageRefusedError extends SelfdebugError {
+  readonly image: string;
+  constructor(image: string, options: SelfdebugErrorOptions = {}) {
+    super(
+      'prepared-image-refused',
+      `The image "${image}" is a prepared environment of selfdebug's cache, which no job may name as its image. ` +
+        'Set sandbox.image in .github/selfdebug.yml to a base image (or leave it out) and list the install ' +
+        'commands under setup: the App prepares and reuses the environment itself.',
+      options,
+    );
+    this.image = image;
+  }
+}
+
 /** The job's container stopped or vanished while the job still needed it. */
 export class ContainerDiedError extends SelfdebugError {
   readonly containerId: string;

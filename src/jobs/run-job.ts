@@ -4,6 +4,7 @@ import type { AppConfig } from '../config/app-config.js';
 import type { ModelConfig } from '../config/model-config.js';
 import { type RepoConfig, readRepoConfig } from '../config/repo-config.js';
 import type { SandboxConfig } from '../config/sandbox-config.js';
+import { appScope } from '../environment/cache-scope.js';
 import { planEnvironment } from '../environment/plan-environment.js';
 import { JobCancelledError, JobRefusedError } from '../errors/job-errors.js';
 import { SelfdebugError } from '../errors/selfdebug-error.js';
@@ -174,7 +175,7 @@ async function runInSandbox(
   checkout: Promise<Workspace>,
 ): Promise<Delivery> {
   const { request, dependencies, settings, signal } = job;
-  const environment = environmentFor(job, prepared, checkout);
+  const environment = environmentFor(job, target, prepared, checkout);
   const opening = {
     jobId: request.id,
     workspace: checkout.then((workspace) => workspace.dir),
@@ -202,18 +203,30 @@ async function runInSandbox(
   });
 }
 
-/** The environment the sandbox prepares, planned from the checkout once it is there. */
-function environmentFor(job: Job, prepared: PreparedTask, checkout: Promise<Workspace>) {
-  const { settings, dependencies } = job;
-  const environment = checkout.then(
-    async (workspace) =>
-      (
-        await planEnvironment(settings.repo, prepared.derived, workspace.dir, {
-          derive: dependencies.appConfig.deriveEnvironment,
-          allowedImages: settings.sandbox.allowedImages,
-        })
-      ).request,
-  );
+/**
+ * The environment the sandbox prepares, planned from the checkout once it is
+ * there, in the cache scope of the installation, the repository and the
+ * branch the job reads (a review round on the App's own branch is that branch).
+ */
+function environmentFor(job: Job, target: JobTarget, prepared: PreparedTask, checkout: Promise<Workspace>) {
+  const { settings, dependencies, request } = job;
+  const { repository } = request;
+  const cacheScope =
+    repository.id === undefined
+      ? undefined
+      : appScope({
+          installationId: request.installationId,
+          repositoryId: repository.id,
+          branch: target.ref,
+          defaultBranch: repository.defaultBranch,
+        });
+  const environment = checkout.then(async (workspace) => {
+    const plan = await planEnvironment(settings.repo, prepared.derived, workspace.dir, {
+      derive: dependencies.appConfig.deriveEnvironment,
+      allowedImages: settings.sandbox.allowedImages,
+    });
+    return cacheScope ? { ...plan.request, cacheScope } : plan.request;
+  });
   // Awaited by the sandbox (a provider may not ask for it); this only keeps an early failure from counting as unhandled.
   environment.catch(() => {});
   return environment;

@@ -25,7 +25,10 @@ export async function runAttempts(session: LoopSession): Promise<Ending> {
     const ending = await runAttempt(session, attempt, latest);
     if (ending) return ending;
   }
-  return { outcome: 'not-fixed', reason: `still failing after ${maxAttempts} attempts` };
+  return {
+    outcome: 'not-fixed',
+    reason: `still failing after ${maxAttempts} ${maxAttempts === 1 ? 'attempt' : 'attempts'}`,
+  };
 }
 
 /** One attempt; an ending when the run is over, null when the next attempt may follow. */

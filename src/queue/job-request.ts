@@ -3,6 +3,8 @@
  * run the job later, in plain data (it is serialised by durable queues).
  */
 export interface RepositoryInfo {
+  /** GitHub's numeric id; absent on jobs queued before it was kept (their environments are not cached). */
+  id?: number;
   owner: string;
   name: string;
   cloneUrl: string;

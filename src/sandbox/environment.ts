@@ -25,6 +25,24 @@ export interface ServiceSpec {
   command?: string[];
 }
 
+/**
+ * Whose prepared environments a job may read and write, the way GitHub
+ * Actions scopes its cache: a tenant (an App installation, the Action, a
+ * local user), a repository by its numeric id (a renamed or re-created
+ * repository is another one), and a ref. A job reads entries of its own ref,
+ * then of the default branch's; it writes only under its own ref, so a pull
+ * request's branch never fills an entry the default branch or another ref reads.
+ */
+export interface CacheScope {
+  /** `installation:<id>`, `actions`, `local:<user>`: never equal across doors. */
+  tenant: string;
+  repository: string;
+  /** The full ref the job runs on (`refs/heads/feature`). */
+  ref: string;
+  /** The repository's default branch as a full ref. */
+  defaultRef: string;
+}
+
 export interface EnvironmentRequest {
   /** The base image; the provider's configured image when unset. */
   image?: string;
@@ -32,8 +50,14 @@ export interface EnvironmentRequest {
   services: ServiceSpec[];
   /** Hosts setup may reach on top of the operator's list (already within the operator's ceiling). */
   allowedHosts: string[];
-  /** Content digests of the manifests and lockfiles setup reads (path → sha256), for the cache key. */
+  /**
+   * Content digests of every workspace file setup can read (path → sha256), for the cache key:
+   * manifests, lockfiles, package-manager config, files the commands name, path dependencies,
+   * `sandbox.cache_key_files` (see setupInputDigests).
+   */
   lockfiles: Record<string, string>;
+  /** Whose cache entries setup may reuse and fill; without one nothing is reused or saved. */
+  cacheScope?: CacheScope;
   /** Lines for the transcript: where the environment came from, steps that could not be reproduced. */
   notes?: string[];
 }
@@ -54,7 +78,13 @@ export interface PreparationReport {
   imageId: string;
   pulled: boolean;
   /** Set when a prepared environment was reused and setup skipped. */
-  reused: { key: string; builtAt: string } | null;
+  reused: {
+    key: string;
+    builtAt: string;
+    /** The cache entry (the key in its scope and ref) and the ref it was written for. */
+    entry: string;
+    ref: string;
+  } | null;
   cacheKey: string | null;
   setup: { command: SetupCommand; result: ExecResult }[];
   egress: EgressTarget[];

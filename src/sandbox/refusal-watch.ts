@@ -1,3 +1,5 @@
+import { EventEmitter } from 'node:events';
+
 /** A request the setup proxy refused, as the proxy tells it. */
 export interface EgressRefusal {
   /** host:port */
@@ -40,4 +42,22 @@ export class RefusalWatch {
     this.tripped = { ...refusal, count };
     this.controller.abort(new Error(`the setup proxy refused ${refusal.target} ${count} times`));
   }
+}
+
+/** A source the proxy's refusal callback feeds, handed on to whichever setup step listens while it runs. */
+export function refusalSource(limit: number): {
+  source: RefusalSource;
+  emit: (refusal: EgressRefusal) => void;
+} {
+  const events = new EventEmitter<{ refused: [EgressRefusal] }>();
+  return {
+    emit: (refusal) => events.emit('refused', refusal),
+    source: {
+      limit,
+      subscribe: (listener) => {
+        events.on('refused', listener);
+        return () => events.off('refused', listener);
+      },
+    },
+  };
 }

@@ -59,6 +59,8 @@ describe('a mention in an issue comment', () => {
         dedupeKey: `comment:codertocat/hello-world:${COMMENT_ID}`,
         installationId: INSTALLATION_ID,
         repository: {
+          // The numeric id scopes the prepared-environment cache.
+          id: 186853002,
           owner: OWNER,
           name: REPO,
           cloneUrl: 'https://github.com/Codertocat/Hello-World.git',

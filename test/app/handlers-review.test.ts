@@ -55,6 +55,8 @@ describe("pull_request_review.submitted on the App's own pull request", () => {
         dedupeKey: `review:codertocat/hello-world:${REVIEW_ID}`,
         installationId: INSTALLATION_ID,
         repository: {
+          // The numeric id scopes the prepared-environment cache.
+          id: 186853002,
           owner: OWNER,
           name: REPO,
           cloneUrl: 'https://github.com/Codertocat/Hello-World.git',

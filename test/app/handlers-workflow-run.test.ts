@@ -67,6 +67,8 @@ describe('workflow_run.completed', () => {
         dedupeKey: `run:octo-org/octo-repo:${RUN_ID}:1`,
         installationId: INSTALLATION_ID,
         repository: {
+          // The numeric id scopes the prepared-environment cache.
+          id: 300029405,
           owner: OWNER,
           name: REPO,
           cloneUrl: 'https://github.com/octo-org/octo-repo.git',

@@ -3,11 +3,9 @@ import { access, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import Docker from 'dockerode';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ENVIRONMENT_LABEL } from '../../src/adapters/docker/environment-cache.js';
 import { generatedPackages, PackageIndex } from '../fakes/package-index.js';
-import { describeWithDocker, TEST_IMAGE } from '../helpers/docker.js';
+import { describeWithDocker, removeStoreImages, TEST_IMAGE } from '../helpers/docker.js';
 import { type FakeOpenAIServer, startFakeOpenAIServer } from '../helpers/fake-openai-server.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
 
@@ -121,21 +119,6 @@ function startCli(args: string[], env: Record<string, string>): StartedCli {
 
 function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
   return startCli(args, env).result;
-}
-
-/** Removes the prepared-environment images whose keys start with these prefixes. */
-async function removePreparedEnvironments(prefixes: string[]): Promise<void> {
-  if (prefixes.length === 0) return;
-  const docker = new Docker();
-  const images = await docker.listImages({ filters: { label: [ENVIRONMENT_LABEL] } });
-  for (const image of images) {
-    const key = image.Labels?.[ENVIRONMENT_LABEL] ?? '';
-    if (prefixes.some((prefix) => key.startsWith(prefix)))
-      await docker
-        .getImage(image.Id)
-        .remove({ force: true })
-        .catch(() => {});
-  }
 }
 
 async function listFiles(dir: string): Promise<string[]> {
@@ -359,6 +342,19 @@ describe('selfdebug fix (local sandbox)', () => {
     expect(await readFile(join(dir, 'stats.py'), 'utf8')).toBe(BROKEN_STATS);
   });
 
+  it('exits 2 when the command is not found, as it does when a setup command is not found', async () => {
+    const dir = await brokenProject();
+    const result = await runCli(
+      [
+        ...['--command', 'selfdebug-no-such-tool --version', '--dir', dir, '--sandbox', 'local'],
+        ...['--base-url', 'http://127.0.0.1:9/v1'],
+      ],
+      cleanEnvironment({ SELFDEBUG_MODEL_API_KEY: 'test-key' }),
+    );
+    expect(result.exitCode, result.stdout + result.stderr).toBe(2);
+    expect(result.stdout).toMatch(/not found/);
+  });
+
   it('exits 1 and leaves the folder untouched when the model declines to go on', async () => {
     const noFix = {
       analysis: 'Maybe the numbers are the problem.',
@@ -575,7 +571,6 @@ describeWithDocker('selfdebug fix (Docker sandbox)', () => {
     // Listening on 127.0.0.2, which NO_PROXY does not cover: pip must go through the proxy to reach it.
     const index = await PackageIndex.start({ packages: generatedPackages(2), host: '127.0.0.2' });
     const cacheDir = await tempDir('selfdebug-e2e-cache-');
-    const made: string[] = [];
     try {
       const env = cleanEnvironment({
         SELFDEBUG_SANDBOX_IMAGE: TEST_IMAGE,
@@ -583,11 +578,12 @@ describeWithDocker('selfdebug fix (Docker sandbox)', () => {
         SELFDEBUG_EGRESS_TRUSTED_HOSTS: '127.0.0.2',
         SELFDEBUG_ENVIRONMENT_CACHE_DIR: cacheDir,
       });
-      const project = async () => {
-        const dir = await tempDir('selfdebug-e2e-project-');
+      // The second run is in the same folder: a folder is the CLI's repository, whose entries it reuses.
+      const project = async (existing?: string) => {
+        const dir = existing ?? (await tempDir('selfdebug-e2e-project-'));
         await writeFile(join(dir, 'requirements.txt'), 'sdpkg-001\n');
         await writeFile(join(dir, 'app.py'), 'import sdpkg_001\n\nprint(sdpkg_001.helo())\n');
-        await mkdir(join(dir, '.github'));
+        await mkdir(join(dir, '.github'), { recursive: true });
         await writeFile(
           join(dir, '.github', 'selfdebug.yml'),
           [
@@ -624,11 +620,10 @@ describeWithDocker('selfdebug fix (Docker sandbox)', () => {
       expect(cold.stdout).toContain("AttributeError: module 'sdpkg_001' has no attribute 'helo'");
       expect(await readFile(join(first.dir, 'app.py'), 'utf8')).toContain('sdpkg_001.hello()');
       const key = /environment prepared and saved: key ([0-9a-f]{12})/.exec(cold.stdout)![1]!;
-      made.push(key);
       const downloads = index.requests.filter((request) => request.path.startsWith('/files/')).length;
       expect(downloads).toBe(1);
 
-      const second = await project();
+      const second = await project(first.dir);
       const cached = await runCli(['--dir', second.dir, '--replay', second.replay], env);
       expect(cached.exitCode).toBe(0);
       expect(cached.stdout).toContain(`environment reused: key ${key}`);
@@ -643,7 +638,7 @@ describeWithDocker('selfdebug fix (Docker sandbox)', () => {
       ]);
     } finally {
       await index.close();
-      await removePreparedEnvironments(made);
+      await removeStoreImages(cacheDir);
     }
   }, 240_000);
 

@@ -10,7 +10,7 @@ import { describeWithDocker, TEST_IMAGE } from '../helpers/docker.js';
 import { type FakeOpenAIServer, startFakeOpenAIServer } from '../helpers/fake-openai-server.js';
 
 /**
- * The README's "Try it on a folder" commands, read from README.md and run as
+ * The README's "Try the demo" and "Try it on a folder" commands, read from README.md and run as
  * written in bash on a clean copy of the repository (the files git knows,
  * tracked and untracked-but-not-ignored, as they are in the working tree: no
  * node_modules, no dist, no .env). One substitution: `npm ci` needs the
@@ -144,6 +144,27 @@ describeWithDocker('the README, followed to the letter on a clean copy', () => {
     const chat = server.requests.filter((request) => request.path === '/v1/chat/completions');
     expect(chat.length).toBeGreaterThan(0);
     expect(chat[0]!.headers.authorization).toBe(`Bearer ${exported}`);
+  }, 300_000);
+
+  it('"Try the demo": the example project is fixed from its replay file, with no model server', async () => {
+    const readme = await readFile(join(copy, 'README.md'), 'utf8');
+    const lines = readmeBlock(readme, 'Try the demo');
+    expect(lines[0]).toMatch(/^npm ci && /);
+    const command = lines.find((line) => line.startsWith('npx selfdebug fix '));
+    expect(command).toMatch(/--replay examples\/\S+\/replay\.json/);
+    const directory = /--dir (\S+)/.exec(command!)?.[1];
+    const patch = /--patch (\S+)/.exec(command!)?.[1];
+    const before = await readFile(join(copy, directory!, 'wordcount.py'), 'utf8');
+    // The same substitution as above; no model URL or key: the replay file answers.
+    const script = ['set -e', lines[0]!.replace(/^npm ci && /, ''), ...lines.slice(1)].join('\n');
+    const result = await bash(script, copy, shellEnvironment({ SELFDEBUG_SANDBOX_IMAGE: TEST_IMAGE }));
+
+    expect(result.code, result.output).toBe(0);
+    expect(result.output).toMatch(/fixed: the command passed on attempt 1/);
+    const diff = await readFile(join(copy, patch!), 'utf8');
+    expect(diff).toContain('+    for word in text.split():');
+    // --patch leaves the example as it is in the repository, so the demo can run again.
+    expect(await readFile(join(copy, directory!, 'wordcount.py'), 'utf8')).toBe(before);
   }, 300_000);
 
   /** `npx selfdebug doctor` in the copy (built by the test above, or here if run alone). */

@@ -50,3 +50,21 @@ export function describeWithDocker(name: string, body: () => void): void {
     describe.skip(`${name} (skipped: ${problem})`, body);
   }
 }
+
+/**
+ * Removes the prepared environments the store kept in `cacheDir` made, and
+ * only those: other tests' stores on the same engine are left alone.
+ */
+export async function removeStoreImages(cacheDir: string): Promise<void> {
+  const { readFile } = await import('node:fs/promises');
+  const { STORE_LABEL } = await import('../../src/adapters/docker/environment-cache.js');
+  const store = (await readFile(`${cacheDir}/store-id`, 'utf8').catch(() => '')).trim();
+  if (store === '') return;
+  const docker = new Docker();
+  const images = await docker.listImages({ filters: { label: [`${STORE_LABEL}=${store}`] } });
+  for (const image of images)
+    await docker
+      .getImage(image.Id)
+      .remove({ force: true })
+      .catch(() => {});
+}

@@ -54,6 +54,9 @@ const unmatched: string[] = [];
 let listening = false;
 
 function recordUnmatched(request: { method?: string; path?: string; href?: string; host?: string }): void {
+  // Loopback servers (a model stand-in) are let through and answer for themselves; only GitHub is mocked.
+  const host = request.host ?? (request.href ? new URL(request.href).host : '');
+  if (LOOPBACK.test(host)) return;
   unmatched.push(`${request.method ?? '?'} ${request.href ?? `${request.host ?? ''}${request.path ?? ''}`}`);
 }
 

@@ -4,18 +4,21 @@ import Docker from 'dockerode';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DockerSandboxProvider } from '../../src/adapters/docker/docker-sandbox-provider.js';
 import { parseSandboxConfig } from '../../src/config/load-config.js';
-import { environmentKey, lockfileDigests } from '../../src/environment/environment-key.js';
+import { appScope, entryKey } from '../../src/environment/cache-scope.js';
+import { environmentKey } from '../../src/environment/environment-key.js';
+import { setupInputDigests } from '../../src/environment/setup-inputs.js';
 import type { EnvironmentRequest, SetupCommand } from '../../src/sandbox/environment.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import { EnvironmentSetupError } from '../../src/sandbox/setup-error.js';
 import { generatedPackages, PackageIndex } from '../fakes/package-index.js';
-import { describeWithDocker, TEST_IMAGE } from '../helpers/docker.js';
+import { describeWithDocker, removeStoreImages, TEST_IMAGE } from '../helpers/docker.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
 
 const docker = new Docker();
 const REGISTRY_NAME = 'registry.test';
 // Each cold setup makes a venv and commits an image: tens of seconds on a busy 2-core machine.
 const SETUP_TIMEOUT_MS = 240_000;
+const SCOPE = appScope({ installationId: 1, repositoryId: 1001, branch: 'main', defaultBranch: 'main' });
 
 /**
  * Every way out a command might try, recorded as JSON: a name lookup, a
@@ -45,9 +48,11 @@ describeWithDocker('environments: setup through the allowlisting proxy, the loop
   const tempDir = useTempDirs();
   let index: PackageIndex;
   let other: PackageIndex;
+  let cacheDir: string;
   const open: Sandbox[] = [];
 
   beforeAll(async () => {
+    cacheDir = await tempDir();
     index = await PackageIndex.start({ packages: generatedPackages(3, { payloadBytes: 2000 }) });
     other = await PackageIndex.start({ packages: [] });
   });
@@ -55,6 +60,7 @@ describeWithDocker('environments: setup through the allowlisting proxy, the loop
     await Promise.all(open.map((sandbox) => sandbox.dispose()));
     await index?.close();
     await other?.close();
+    await removeStoreImages(cacheDir);
   });
 
   const provider = () =>
@@ -64,6 +70,7 @@ describeWithDocker('environments: setup through the allowlisting proxy, the loop
         egressHosts: [`${REGISTRY_NAME}:${index.port}`],
         egressTrustedHosts: [REGISTRY_NAME],
         environmentCacheEntries: 5,
+        environmentCacheDir: cacheDir,
       }),
       docker,
       undefined,
@@ -87,7 +94,13 @@ describeWithDocker('environments: setup through the allowlisting proxy, the loop
     ];
     return {
       dir,
-      request: { setup, services: [], allowedHosts: [], lockfiles: await lockfileDigests(dir, setup) },
+      request: {
+        setup,
+        services: [],
+        allowedHosts: [],
+        lockfiles: await setupInputDigests(dir, setup),
+        cacheScope: SCOPE,
+      },
     };
   }
 
@@ -167,7 +180,8 @@ describeWithDocker('environments: setup through the allowlisting proxy, the loop
       const baseId = (await docker.getImage(TEST_IMAGE).inspect()).Id;
       const key = environmentKey({ baseImageId: baseId, setup: request.setup, lockfiles: request.lockfiles });
       // An image under the key's tag that is not what the cache saved (no key label).
-      await docker.getImage(TEST_IMAGE).tag({ repo: 'selfdebug-env', tag: key.slice(0, 32) });
+      const entry = entryKey(SCOPE, SCOPE.ref, key);
+      await docker.getImage(TEST_IMAGE).tag({ repo: 'selfdebug-env', tag: entry.slice(0, 32) });
       const sandbox = await openWith(dir, request, 'env-broken');
       expect(sandbox.preparation?.reused).toBeNull();
       expect(sandbox.preparation?.setup).toHaveLength(2);

@@ -74,7 +74,7 @@ describe('observeSandboxes', () => {
     const metrics = new PrometheusMetrics({ processMetrics: false });
     const reused = {
       ...NO_PREPARATION,
-      reused: { key: 'k', builtAt: '2026-11-25T00:00:00Z' },
+      reused: { key: 'k', builtAt: '2026-11-25T00:00:00Z', entry: 'e', ref: 'refs/heads/main' },
       cacheKey: 'k',
     };
     await observeSandboxes(providerOf({ report: reused }), metrics).open({ jobId: 'job-3', workspace: '/x' });

@@ -6,14 +6,13 @@ import { join } from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { DockerSandboxProvider } from '../../src/adapters/docker/docker-sandbox-provider.js';
-import { EnvironmentCache } from '../../src/adapters/docker/environment-cache.js';
 import { type EgressPolicy, hostAddresses } from '../../src/adapters/proxy/egress-policy.js';
 import { EgressProxy } from '../../src/adapters/proxy/egress-proxy.js';
 import { parseSandboxConfig } from '../../src/config/load-config.js';
 import { applyOperatorCeilings, parseRepoConfigText } from '../../src/config/repo-config.js';
 import { planEnvironment } from '../../src/environment/plan-environment.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { describeWithDocker, TEST_SANDBOX } from '../helpers/docker.js';
+import { describeWithDocker, removeStoreImages, TEST_SANDBOX } from '../helpers/docker.js';
 import { attackSuite } from './attack-table.js';
 import { NETWORK_PROBE, type ProbeConfig, type ProbeResults } from './network-probe.js';
 import {
@@ -25,6 +24,7 @@ import {
   udpWitness,
   type Witness,
 } from './network-witness.js';
+import { withProxyOnSocket } from './proxy-on-socket.js';
 
 const attack = attackSuite('network');
 const nonce = () => randomBytes(6).toString('hex');
@@ -36,25 +36,13 @@ function ownIPv4(): string | null {
   return all.find((entry) => !entry.internal && entry.family === 'IPv4')?.address ?? null;
 }
 
-/**
- * A proxy as a job gets it, on its own Unix socket, with outgoing
- * connections bound to 127.0.0.1: whatever a bug let through could only
- * reach this host's loopback (where the witnesses listen), never beyond.
- */
-async function withProxy(
+/** A proxy on its own socket for one attack. */
+function withProxy(
   policy: EgressPolicy,
   lookup: (hostname: string) => string | null,
   body: (socketPath: string, proxy: EgressProxy) => Promise<void>,
 ): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'selfdebug-egress-attack-'));
-  const socketPath = join(dir, 'proxy.sock');
-  const proxy = await EgressProxy.start({ socketPath, policy, lookup, localAddress: '127.0.0.1' });
-  try {
-    await body(socketPath, proxy);
-  } finally {
-    await proxy.close();
-    await rm(dir, { recursive: true, force: true });
-  }
+  return withProxyOnSocket({ policy, lookup }, body);
 }
 
 /** Each target asked for by CONNECT and by plain HTTP; every answer must be the proxy's 403. */
@@ -496,7 +484,7 @@ describeWithDocker('setup and loop containers on the real engine, attacking the 
   let redis: Awaited<ReturnType<typeof redisWatch>> | undefined;
   let config: ProbeConfig;
   const sandboxes: Sandbox[] = [];
-  let cacheKey: string | null = null;
+  let cacheDir: string | undefined;
   let ceilingNotes: string[] = [];
   let repositoryHosts: string[] = [];
   const results: { setup: ProbeResults; loop: ProbeResults; offline: ProbeResults } = {
@@ -548,6 +536,7 @@ describeWithDocker('setup and loop containers on the real engine, attacking the 
       'cache.lan.test': '127.0.0.1',
       ...(setup.own ? { 'own.test': setup.own.host } : {}),
     };
+    cacheDir = await mkdtemp(join(tmpdir(), 'selfdebug-egress-cache-'));
     const provider = new DockerSandboxProvider(
       parseSandboxConfig({
         ...TEST_SANDBOX,
@@ -563,6 +552,7 @@ describeWithDocker('setup and loop containers on the real engine, attacking the 
         // A LAN domain the operator trusts for its mirror; a repository must not open its other hosts.
         egressTrustedHosts: ['mirror.test', '*.lan.test'],
         environmentCacheEntries: 5,
+        environmentCacheDir: cacheDir,
       }),
       docker,
       undefined,
@@ -575,7 +565,6 @@ describeWithDocker('setup and loop containers on the real engine, attacking the 
       environment: plan.request,
     });
     sandboxes.push(prepared);
-    cacheKey = prepared.preparation?.cacheKey ?? null;
     const setupRun = prepared.preparation?.setup[0]?.result;
     if (setupRun?.exitCode !== 0) throw new Error(`the setup probe failed: ${setupRun?.output}`);
     results.setup = JSON.parse(setupRun.stdout);
@@ -594,11 +583,10 @@ describeWithDocker('setup and loop containers on the real engine, attacking the 
 
   afterAll(async () => {
     await Promise.all(sandboxes.map((sandbox) => sandbox.dispose().catch(() => {})));
-    if (cacheKey)
-      await docker
-        .getImage(EnvironmentCache.tagOf(cacheKey))
-        .remove({ force: true })
-        .catch(() => {});
+    if (cacheDir) {
+      await removeStoreImages(cacheDir);
+      await rm(cacheDir, { recursive: true, force: true });
+    }
     await Promise.all(engineWitnesses.map((witness) => witness?.close()));
     await redis?.close();
     await closeWitnesses(witnesses.setup);
@@ -669,20 +657,21 @@ describeWithDocker('setup and loop containers on the real engine, attacking the 
     },
   );
 
+  const NO_ROUTE = /unreachable|No route to host/i;
   const direct = [
     [
       'direct_host_loopback',
       "a server on the host's loopback, skipping the proxy",
       /^ConnectionRefusedError|^OSError/,
     ],
-    ['direct_own_address', "the host's own address, skipping the proxy", /unreachable/i],
-    // No route: ENETUNREACH for IPv4; IPv6 has not even a source address to leave from.
+    // No route: ENETUNREACH for IPv4 (EHOSTUNREACH from gVisor's own stack); IPv6 has not even a source address.
+    ['direct_own_address', "the host's own address, skipping the proxy", NO_ROUTE],
     [
       'direct_external',
       'an external address, skipping the proxy',
-      /unreachable|Cannot assign requested address/i,
+      /unreachable|No route to host|Cannot assign requested address/i,
     ],
-    ['direct_metadata', 'cloud metadata (169.254.169.254), skipping the proxy', /unreachable/i],
+    ['direct_metadata', 'cloud metadata (169.254.169.254), skipping the proxy', NO_ROUTE],
     ['direct_redis', 'Redis on 127.0.0.1:6379, skipping the proxy', /^ConnectionRefusedError/],
     ['direct_engine', 'the engine API over TCP (2375/2376), skipping the proxy', /^ConnectionRefusedError/],
   ] as const;

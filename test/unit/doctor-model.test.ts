@@ -56,7 +56,7 @@ describe('selfdebug doctor --model', () => {
     try {
       const result = await doctor(server, { SELFDEBUG_MODEL: 'qwen2.5-coder-7b-instruct-q4_k_m.gguf' });
       expect(result.code).toBe(0);
-      expect(result.stdout).toMatch(/✘ tools\s+refused by the server/);
+      expect(result.stdout).toMatch(/⚠ tools\s+refused by the server/);
       expect(result.stdout).toContain('fix: llama.cpp: start llama-server with --jinja');
       expect(result.stdout).toContain('usable (1 warning: selfdebug works around it).');
     } finally {
@@ -92,7 +92,7 @@ describe('selfdebug doctor --model', () => {
       const result = await doctor(server, { SELFDEBUG_MODEL: 'quirky-model' });
       expect(result.code).toBe(0);
       expect(result.stdout).toMatch(
-        /✘ json_schema\s+not used: answers use json_object, and this one was valid/,
+        /⚠ json_schema\s+not used: answers use json_object, and this one was valid/,
       );
       expect(result.stdout).toMatch(/– context length\s+16384 tokens \(the server does not say; assumed\)/);
       expect(result.stdout).toContain('✔ tools');

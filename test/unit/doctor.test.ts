@@ -94,6 +94,16 @@ describe('selfdebug doctor', () => {
     expect(result.stdout).toMatch(/\nready\.\n$/);
   });
 
+  it("tells a command-line user the CLI is ready when only the App's credentials are missing", async () => {
+    const result = await doctor({ SELFDEBUG_QUEUE_PATH: GOOD_ENV.SELFDEBUG_QUEUE_PATH }, healthy());
+    expect(row(result.stdout, 'github app')).toMatch(/✘ github app/);
+    expect(row(result.stdout, 'docker engine')).toMatch(/✔ docker engine/);
+    expect(result.stdout).toMatch(
+      /\nready for `selfdebug fix` and `eval`; not ready for the App: fix github app.*\n$/,
+    );
+    expect(result.stdout).not.toContain('not ready: fix');
+  });
+
   it('names the engine and skips what needs it when Docker does not answer', async () => {
     const error = new EngineUnreachableError('unix:///var/run/docker.sock');
     const result = await doctor(GOOD_ENV, healthy({ pingSandbox: () => Promise.reject(error) }));
@@ -146,6 +156,20 @@ describe('selfdebug doctor', () => {
     expect(result.code).toBe(1);
     expect(row(result.stdout, 'sandbox limits')).toMatch(
       /✘ sandbox limits.*\n.*fix: .*SELFDEBUG_SANDBOX_RUNTIME/,
+    );
+  });
+
+  it('names the runtime job containers run under, and a requested one the engine lacks', async () => {
+    const gvisor = await doctor({ ...GOOD_ENV, SELFDEBUG_SANDBOX_RUNTIME: 'runsc' }, healthy());
+    expect(row(gvisor.stdout, 'sandbox limits')).toMatch(/✔ sandbox limits .*under runtime runsc \(gVisor/);
+    const plain = await doctor(GOOD_ENV, healthy());
+    expect(row(plain.stdout, 'sandbox limits')).toMatch(/under the engine's default runtime/);
+    const missing = await doctor(
+      { ...GOOD_ENV, SELFDEBUG_SANDBOX_RUNTIME: 'runsc' },
+      healthy({ pingSandbox: () => Promise.reject(new RuntimeMissingError('runsc')) }),
+    );
+    expect(row(missing.stdout, 'sandbox limits')).toMatch(
+      /✘ sandbox limits +SELFDEBUG_SANDBOX_RUNTIME=runsc is not registered.*\n.*fix: .*runtimeArgs/,
     );
   });
 

@@ -79,7 +79,7 @@ describe('parseRepoConfig', () => {
   it('gives every default when there is no file', () => {
     const expected = {
       setup: [],
-      sandbox: { allowed_hosts: [] },
+      sandbox: { allowed_hosts: [], cache_key_files: [] },
       max_attempts: 5,
       budget: { max_tokens: 0, max_cost_usd: 0, max_minutes: 0 },
       model: {},
@@ -118,7 +118,7 @@ describe('parseRepoConfig', () => {
       reviews: true,
       workflow_runs: { enabled: true, workflows: [], branches: [], max_rounds: 3 },
     });
-    expect(config.sandbox).toEqual({ memory_mb: 512, allowed_hosts: [] });
+    expect(config.sandbox).toEqual({ memory_mb: 512, allowed_hosts: [], cache_key_files: [] });
   });
 
   it('accepts a full file parsed with yaml', () => {
@@ -132,6 +132,7 @@ describe('parseRepoConfig', () => {
       timeout_seconds: 900,
       network: 'host',
       allowed_hosts: ['npm.pkg.github.com', '*.example.org:8443'],
+      cache_key_files: [],
     });
     expect(config.triggers.workflow_runs.workflows).toEqual(['CI', '.github/workflows/nightly-*.yml']);
     expect(config.pull_request.title_prefix).toBe('fix(selfdebug): ');

@@ -47,6 +47,7 @@ export class DockerSandboxProvider implements SandboxProvider {
       docker,
       {
         entries: config.environmentCacheEntries,
+        repositoryEntries: config.environmentCacheRepositoryEntries,
         gigabytes: config.environmentCacheGb,
         ...(config.environmentCacheDir ? { dir: config.environmentCacheDir } : {}),
       },
@@ -83,10 +84,9 @@ export class DockerSandboxProvider implements SandboxProvider {
       } catch (error) {
         // A prepared environment that cannot start is broken: drop it and build it again, once.
         // One that does not fit the workspace would not fit when built again either.
-        if (!prepared.report.reused || !prepared.report.cacheKey || error instanceof WorkspaceFullError)
-          throw error;
+        if (!prepared.report.reused || error instanceof WorkspaceFullError) throw error;
         this.logger.warn({ error: String(error) }, 'discarding a prepared environment that did not start');
-        await this.cache.discard(prepared.report.cacheKey);
+        await this.cache.discard(prepared.report.reused.entry);
         await sidecars.removeAll();
         prepared = await this.preparer.prepare(input, sidecars);
         return await this.start(request, prepared, sidecars);

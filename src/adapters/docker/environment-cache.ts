@@ -1,12 +1,20 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type Docker from 'dockerode';
+import { entriesToEvict } from '../../environment/cache-eviction.js';
+import { entryKey, refsToRead, repositoryOf } from '../../environment/cache-scope.js';
+import { PREPARED_IMAGE_REPOSITORY } from '../../environment/image-policy.js';
 import { EnvironmentSnapshotError } from '../../errors/index.js';
+import type { CacheScope } from '../../sandbox/environment.js';
 import type { Logger } from '../../util/logger.js';
+import { CacheIndex } from './cache-index.js';
 
+/** Every prepared image carries it (its entry key): how the cache, and the image policy, know one. */
 export const ENVIRONMENT_LABEL = 'dev.selfdebug.environment';
 const BUILT_LABEL = 'dev.selfdebug.environment.built';
-const REPOSITORY = 'selfdebug-env';
+/** The store that made the image: a process evicts only its own store's images. */
+export const STORE_LABEL = 'dev.selfdebug.environment.store';
+const REPOSITORY_LABEL = 'dev.selfdebug.environment.repository';
+const REF_LABEL = 'dev.selfdebug.environment.ref';
+const PREPARED_REPOSITORY = PREPARED_IMAGE_REPOSITORY;
 
 /**
  * Where a prepared image keeps what setup left in the workspace. The loop's
@@ -18,129 +26,123 @@ export const PREPARED_WORKSPACE = '/opt/selfdebug/prepared-workspace';
 
 export interface CachedEnvironment {
   image: string;
-  key: string;
+  /** The entry's name: the environment key inside its scope and ref. */
+  entry: string;
+  /** The ref whose entry it is (the job's own, or the default branch's). */
+  ref: string;
   builtAt: string;
 }
 
 export interface CacheLimits {
   entries: number;
+  /** Most entries one repository keeps. */
+  repositoryEntries: number;
   gigabytes: number;
-  /** Where the index of last uses lives; without it, builds' ages stand in for use. */
+  /** Where the store's id and the index of last uses live; without it, a new store per process. */
   dir?: string;
 }
 
 /**
- * Prepared environments as images on the engine, tagged by key. The key is
- * also a label, so an image under the right tag but without it (retagged by
- * hand, half written) counts as broken and is dropped. Which entries go
- * first is decided by last use, kept in a small index file next to the App.
+ * Prepared environments as images on the engine, scoped like GitHub Actions'
+ * cache (see CacheScope): an entry is named by the environment key, the
+ * tenant, the repository and the ref, and a job reads its own ref's entry,
+ * then the default branch's. The entry is also a label, so an image under
+ * the right tag but without it (retagged by hand, half written) is passed over.
  */
 export class EnvironmentCache {
+  private readonly index: CacheIndex;
+
   constructor(
     private readonly docker: Docker,
     private readonly limits: CacheLimits,
     private readonly logger: Logger,
-  ) {}
-
-  static tagOf(key: string): string {
-    return `${REPOSITORY}:${key.slice(0, 32)}`;
+  ) {
+    this.index = new CacheIndex(limits.dir);
   }
 
-  async lookup(key: string): Promise<CachedEnvironment | null> {
-    if (this.limits.entries === 0) return null;
-    const image = EnvironmentCache.tagOf(key);
+  static tagOf(entry: string): string {
+    return `${PREPARED_REPOSITORY}:${entry.slice(0, 32)}`;
+  }
+
+  async lookup(scope: CacheScope | undefined, key: string): Promise<CachedEnvironment | null> {
+    if (this.limits.entries === 0 || !scope) return null;
+    for (const ref of refsToRead(scope)) {
+      const found = await this.inspect(entryKey(scope, ref, key), ref);
+      if (found) return found;
+    }
+    return null;
+  }
+
+  /** Saves the setup container as the entry of the job's own ref, and only that. */
+  async save(
+    container: Docker.Container,
+    scope: CacheScope,
+    key: string,
+    user: string,
+  ): Promise<CachedEnvironment> {
+    const builtAt = new Date().toISOString();
+    const entry = entryKey(scope, scope.ref, key);
+    const labels = {
+      [ENVIRONMENT_LABEL]: entry,
+      [BUILT_LABEL]: builtAt,
+      [STORE_LABEL]: await this.index.id(),
+      [REPOSITORY_LABEL]: repositoryOf(scope),
+      [REF_LABEL]: scope.ref,
+    };
+    const label = Object.entries(labels).map(([name, value]) => `${name}=${JSON.stringify(value)}`);
+    try {
+      await container.commit({
+        repo: PREPARED_REPOSITORY,
+        tag: EnvironmentCache.tagOf(entry).split(':')[1],
+        pause: true,
+        changes: [`LABEL ${label.join(' ')}`, `USER ${user}`],
+      });
+    } catch (error) {
+      const detail = (error as { json?: { message?: string } }).json?.message ?? String(error);
+      throw new EnvironmentSnapshotError(detail, { cause: error });
+    }
+    await this.index.touch(entry);
+    return { image: EnvironmentCache.tagOf(entry), entry, ref: scope.ref, builtAt };
+  }
+
+  /** Removes a broken entry, if this store made it; another store's image is only passed over. */
+  async discard(entry: string): Promise<void> {
+    const image = this.docker.getImage(EnvironmentCache.tagOf(entry));
+    const info = await image.inspect().catch(() => null);
+    if (info?.Config?.Labels?.[STORE_LABEL] !== (await this.index.id())) return;
+    await image.remove({ force: true }).catch(() => {});
+  }
+
+  /** Removes this store's least recently used entries past the limits; `keep` (the one in use) always stays. */
+  async evict(keep: string): Promise<string[]> {
+    const store = await this.index.id();
+    const images = await this.docker.listImages({ filters: { label: [`${STORE_LABEL}=${store}`] } });
+    const used = await this.index.lastUses();
+    const entries = images.map((image) => {
+      const entry = image.Labels?.[ENVIRONMENT_LABEL] ?? '';
+      const repository = image.Labels?.[REPOSITORY_LABEL] ?? '';
+      return { entry, repository, bytes: image.Size, lastUsed: used[entry] ?? image.Created * 1000 };
+    });
+    const removed = entriesToEvict(entries, this.limits, keep);
+    for (const entry of removed) await this.discard(entry);
+    if (removed.length > 0) this.logger.info({ removed }, 'evicted prepared environments');
+    return removed;
+  }
+
+  private async inspect(entry: string, ref: string): Promise<CachedEnvironment | null> {
+    const image = EnvironmentCache.tagOf(entry);
     const info = await this.docker
       .getImage(image)
       .inspect()
       .catch(() => null);
     if (!info) return null;
     const labels = info.Config?.Labels ?? {};
-    if (labels[ENVIRONMENT_LABEL] !== key) {
-      this.logger.warn({ image }, 'discarding a prepared environment whose label does not match its key');
-      await this.discard(key);
+    if (labels[ENVIRONMENT_LABEL] !== entry) {
+      this.logger.warn({ image }, 'passing over a prepared environment whose label does not match its entry');
+      await this.discard(entry);
       return null;
     }
-    await this.touch(key);
-    return { image, key, builtAt: labels[BUILT_LABEL] ?? info.Created };
-  }
-
-  /** Saves the setup container as the key's image. */
-  async save(container: Docker.Container, key: string, user: string): Promise<CachedEnvironment> {
-    const builtAt = new Date().toISOString();
-    const tag = EnvironmentCache.tagOf(key);
-    try {
-      await container.commit({
-        repo: REPOSITORY,
-        tag: tag.split(':')[1],
-        pause: true,
-        changes: [`LABEL ${ENVIRONMENT_LABEL}=${key} ${BUILT_LABEL}=${builtAt}`, `USER ${user}`],
-      });
-    } catch (error) {
-      const detail = (error as { json?: { message?: string } }).json?.message ?? String(error);
-      throw new EnvironmentSnapshotError(detail, { cause: error });
-    }
-    await this.touch(key);
-    return { image: tag, key, builtAt };
-  }
-
-  async discard(key: string): Promise<void> {
-    await this.docker
-      .getImage(EnvironmentCache.tagOf(key))
-      .remove({ force: true })
-      .catch(() => {});
-  }
-
-  /** Removes the least recently used entries past the limits; `keep` (the one in use) always stays. */
-  async evict(keep: string): Promise<string[]> {
-    const images = await this.docker.listImages({ filters: { label: [ENVIRONMENT_LABEL] } });
-    const used = await this.readIndex();
-    const entries = images
-      .map((image) => {
-        const key = image.Labels?.[ENVIRONMENT_LABEL] ?? '';
-        return { key, size: image.Size, lastUsed: used[key] ?? image.Created * 1000 };
-      })
-      .sort((a, b) => b.lastUsed - a.lastUsed);
-    const maxBytes = this.limits.gigabytes * 1e9;
-    const removed: string[] = [];
-    let count = 0;
-    let bytes = 0;
-    for (const entry of entries) {
-      count += 1;
-      bytes += entry.size;
-      if (entry.key === keep || (count <= this.limits.entries && bytes <= maxBytes)) continue;
-      await this.discard(entry.key);
-      removed.push(entry.key);
-      count -= 1;
-      bytes -= entry.size;
-    }
-    if (removed.length > 0) this.logger.info({ removed }, 'evicted prepared environments');
-    return removed;
-  }
-
-  private indexPath(): string | null {
-    return this.limits.dir ? join(this.limits.dir, 'environments.json') : null;
-  }
-
-  private async readIndex(): Promise<Record<string, number>> {
-    const path = this.indexPath();
-    if (!path) return {};
-    try {
-      const parsed: unknown = JSON.parse(await readFile(path, 'utf8'));
-      return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, number>) : {};
-    } catch {
-      return {};
-    }
-  }
-
-  /** Last use, written through a rename so another process never reads half a file. */
-  private async touch(key: string): Promise<void> {
-    const path = this.indexPath();
-    if (!path || !this.limits.dir) return;
-    const index = await this.readIndex();
-    index[key] = Date.now();
-    await mkdir(this.limits.dir, { recursive: true });
-    const temporary = `${path}.${process.pid}.tmp`;
-    await writeFile(temporary, JSON.stringify(index));
-    await rename(temporary, path);
+    await this.index.touch(entry);
+    return { image, entry, ref, builtAt: labels[BUILT_LABEL] ?? info.Created };
   }
 }

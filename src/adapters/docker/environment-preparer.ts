@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
@@ -8,8 +7,8 @@ import { environmentKey } from '../../environment/environment-key.js';
 import { checkImageAllowed } from '../../environment/image-policy.js';
 import { SandboxError, ServicesNeedSharedLoopbackError, WorkspaceFullError } from '../../errors/index.js';
 import { Redactor } from '../../report/redact.js';
-import type { EnvironmentRequest, PreparationReport } from '../../sandbox/environment.js';
-import type { EgressRefusal, RefusalSource } from '../../sandbox/refusal-watch.js';
+import type { CacheScope, EnvironmentRequest, PreparationReport } from '../../sandbox/environment.js';
+import { type EgressRefusal, refusalSource } from '../../sandbox/refusal-watch.js';
 import { runSetup } from '../../sandbox/run-setup.js';
 import type { Logger } from '../../util/logger.js';
 import { DEFAULT_ALLOWED_HOSTS } from '../proxy/egress-policy.js';
@@ -20,6 +19,7 @@ import { DockerSandbox } from './docker-sandbox.js';
 import { type EnvironmentCache, PREPARED_WORKSPACE } from './environment-cache.js';
 import type { ImageStore } from './image-store.js';
 import { containerLabels } from './labels.js';
+import { refusePrepared, unscoped } from './prepared-image.js';
 import { PROXY_PORT, type Sidecars } from './sidecars.js';
 
 const NOTHING: EnvironmentRequest = { setup: [], services: [], allowedHosts: [], lockfiles: {} };
@@ -61,6 +61,7 @@ export class EnvironmentPreparer {
     const base = environment.image ?? this.config.image;
     checkImageAllowed(base, this.config.allowedImages);
     const ensured = await this.images.ensure(base, input.onProgress, input.signal);
+    await refusePrepared(this.docker, base);
     const report: PreparationReport = {
       image: base,
       imageId: ensured.id,
@@ -84,13 +85,16 @@ export class EnvironmentPreparer {
       lockfiles: environment.lockfiles,
     });
     report.cacheKey = key;
-    const cached = await this.cache.lookup(key);
+    const cached = await this.cache.lookup(environment.cacheScope, key);
     if (cached) {
-      report.reused = { key, builtAt: cached.builtAt };
-      input.onProgress(`environment reused: key ${key.slice(0, 12)}, built ${cached.builtAt}`);
+      report.reused = { key, builtAt: cached.builtAt, entry: cached.entry, ref: cached.ref };
+      input.onProgress(
+        `environment reused: key ${key.slice(0, 12)} of ${cached.ref}, built ${cached.builtAt}`,
+      );
       return { image: cached.image, report };
     }
-    const image = await this.build(base, key, environment, input, sidecars, report);
+    const scope = environment.cacheScope ?? unscoped();
+    const image = await this.build(base, { scope, key }, environment, input, sidecars, report);
     return { image, report };
   }
 
@@ -108,6 +112,7 @@ export class EnvironmentPreparer {
     for (const service of services) {
       checkImageAllowed(service.image, this.config.allowedImages);
       await this.images.ensure(service.image, input.onProgress, input.signal);
+      await refusePrepared(this.docker, service.image);
       input.onProgress(`starting service ${service.name} (${service.image})`);
       await sidecars.startService(service);
       report.services.push(service.name);
@@ -117,7 +122,7 @@ export class EnvironmentPreparer {
   /** Runs setup behind the proxy, clears the sources out, and saves what is left as the key's image. */
   private async build(
     base: string,
-    key: string,
+    entry: { scope: CacheScope; key: string },
     environment: EnvironmentRequest,
     input: PrepareInput,
     sidecars: Sidecars,
@@ -143,8 +148,8 @@ export class EnvironmentPreparer {
       });
       await sidecars.stopForwarder();
       await stowPrepared(setup, workspace, this.config);
-      const image = await this.saveEnvironment(container, key);
-      input.onProgress(`environment prepared: key ${key.slice(0, 12)}`);
+      const image = await this.saveEnvironment(container, entry.scope, entry.key);
+      input.onProgress(`environment prepared: key ${entry.key.slice(0, 12)} for ${entry.scope.ref}`);
       return image;
     } finally {
       await sidecars.stopForwarder();
@@ -180,10 +185,14 @@ export class EnvironmentPreparer {
   }
 
   /** Saves the set-up container as the key's image; old environments are evicted, and failing that only warns. */
-  private async saveEnvironment(container: Docker.Container, key: string): Promise<string> {
-    const saved = await this.cache.save(container, key, this.config.user);
+  private async saveEnvironment(
+    container: Docker.Container,
+    scope: CacheScope,
+    key: string,
+  ): Promise<string> {
+    const saved = await this.cache.save(container, scope, key, this.config.user);
     await this.cache
-      .evict(key)
+      .evict(saved.entry)
       .catch((error: unknown) =>
         this.logger.warn({ error: String(error) }, 'could not evict prepared environments'),
       );
@@ -218,23 +227,8 @@ export class EnvironmentPreparer {
   }
 }
 
-/** The proxy's refusals, handed on to whichever setup step listens while it runs. */
-function refusalSource(limit: number): { source: RefusalSource; emit: (refusal: EgressRefusal) => void } {
-  const events = new EventEmitter<{ refused: [EgressRefusal] }>();
-  return {
-    emit: (refusal) => events.emit('refused', refusal),
-    source: {
-      limit,
-      subscribe: (listener) => {
-        events.on('refused', listener);
-        return () => events.off('refused', listener);
-      },
-    },
-  };
-}
-
 /** Each target once per outcome: how often it was reached, and how often refused with the latest reason. */
-function egressTargets(proxy: EgressProxy): PreparationReport['egress'] {
+export function egressTargets(proxy: EgressProxy): PreparationReport['egress'] {
   return proxy
     .targets()
     .flatMap((tally) => [

@@ -62,7 +62,7 @@ export class Sidecars {
       ],
       User: '1000:1000',
       HostConfig: {
-        ...lockedDown(64),
+        ...lockedDown(capacity.memoryMb),
         PidsLimit: capacity.pids,
         NetworkMode: this.networkMode,
         ReadonlyRootfs: true,
@@ -138,15 +138,6 @@ export class Sidecars {
   }
 }
 
-/** What the holder and the forwarder run, from the sidecar image; doctor checks the image has each. */
-export const SIDECAR_TOOLS = ['sh', 'sleep', 'seq', 'socat'] as const;
-
-/** A POSIX shell loop: `socat` connects and hangs up at once, so no bash (/dev/tcp) is needed. */
-function waitForPortScript(port: number, timeoutSeconds: number): string {
-  const probe = `socat -u OPEN:/dev/null TCP:127.0.0.1:${port}`;
-  return `for i in $(seq ${timeoutSeconds * 5}); do ${probe} 2>/dev/null && exit 0; sleep 0.2; done; exit 1`;
-}
-
 /**
  * How many connections the forwarder relays at once (socat forks a child
  * for each) and the pids that takes. It holds more than the proxy lets
@@ -155,10 +146,24 @@ function waitForPortScript(port: number, timeoutSeconds: number): string {
  * ones that have sent nothing yet. Past max-children socat stops accepting
  * until a child ends, rather than failing a fork against the pids limit.
  */
-export function forwarderCapacity(maxConnections: number): { children: number; pids: number } {
+export function forwarderCapacity(maxConnections: number): {
+  children: number;
+  pids: number;
+  memoryMb: number;
+} {
   const children = maxConnections + 32;
-  // socat itself, the init process, and room for a child that is exiting while the next forks.
-  return { children, pids: children + 8 };
+  // socat itself, the init process, and room for a child that is exiting while the next forks;
+  // a child's own pages are well under a megabyte, so a megabyte each is room to spare.
+  return { children, pids: children + 8, memoryMb: 32 + children };
+}
+
+/** What the holder and the forwarder run, from the sidecar image; doctor checks the image has each. */
+export const SIDECAR_TOOLS = ['sh', 'sleep', 'seq', 'socat'] as const;
+
+/** A POSIX shell loop: `socat` connects and hangs up at once, so no bash (/dev/tcp) is needed. */
+function waitForPortScript(port: number, timeoutSeconds: number): string {
+  const probe = `socat -u OPEN:/dev/null TCP:127.0.0.1:${port}`;
+  return `for i in $(seq ${timeoutSeconds * 5}); do ${probe} 2>/dev/null && exit 0; sleep 0.2; done; exit 1`;
 }
 
 /** The limits every sidecar shares with the sandbox: no capabilities, no new privileges, bounded. */
