@@ -98,6 +98,11 @@ export const sandboxConfigSchema = z.object({
   egressMaxConnections: z.int().min(1).max(4096).default(128),
   /** Time limit of each setup command. */
   setupTimeoutSeconds: z.number().positive().max(86_400).default(1800),
+  /**
+   * A setup step the proxy refuses the same host this many times is stopped
+   * at once, naming the host, instead of waiting out the tool's retries.
+   */
+  setupRefusalLimit: z.int().min(1).max(10_000).default(5),
   /** Prepared environments kept on the engine (least recently used go first). */
   environmentCacheEntries: z.int().min(0).max(10_000).default(20),
   /** Of those, most kept for any one repository (its least recently used go first). */
@@ -140,6 +145,7 @@ export const sandboxEnvironment = {
   egressTlsPorts: ['SELFDEBUG_EGRESS_TLS_PORTS'],
   egressMaxConnections: ['SELFDEBUG_EGRESS_MAX_CONNECTIONS'],
   setupTimeoutSeconds: ['SELFDEBUG_SETUP_TIMEOUT_SECONDS'],
+  setupRefusalLimit: ['SELFDEBUG_SETUP_REFUSAL_LIMIT'],
   environmentCacheEntries: ['SELFDEBUG_ENVIRONMENT_CACHE_ENTRIES'],
   environmentCacheRepositoryEntries: ['SELFDEBUG_ENVIRONMENT_CACHE_REPOSITORY_ENTRIES'],
   environmentCacheGb: ['SELFDEBUG_ENVIRONMENT_CACHE_GB'],

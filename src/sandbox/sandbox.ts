@@ -21,6 +21,8 @@ export interface ExecOptions {
   cwd?: string;
   /** Cap on captured bytes per stream; head and tail are kept and the cut is marked. */
   maxOutputBytes?: number;
+  /** Each piece of output (either stream) as it arrives, for progress; the result still holds all of it. */
+  onOutput?: (chunk: Buffer) => void;
 }
 
 export interface Sandbox {

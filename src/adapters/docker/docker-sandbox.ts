@@ -104,7 +104,10 @@ export class DockerSandbox implements Sandbox {
     const timeoutSeconds = options.timeoutSeconds ?? this.config.commandTimeoutSeconds;
     const started = performance.now();
     const pidFile = `/tmp/.selfdebug-exec-${randomUUID()}`;
-    const recorder = new OutputRecorder(options.maxOutputBytes ?? this.config.maxOutputBytes);
+    const recorder = new OutputRecorder(
+      options.maxOutputBytes ?? this.config.maxOutputBytes,
+      options.onOutput,
+    );
     const demuxer = new StreamDemuxer((stream, payload) => recorder.write(stream, payload));
 
     const exec = await this.calls.engine(() =>

@@ -7,7 +7,9 @@ import { NO_SETUP_EXTRAS, type SetupExtras } from '../../config/setup-extras.js'
 import { environmentKey } from '../../environment/environment-key.js';
 import { checkImageAllowed } from '../../environment/image-policy.js';
 import { SandboxError, ServicesNeedSharedLoopbackError, WorkspaceFullError } from '../../errors/index.js';
+import { Redactor } from '../../report/redact.js';
 import type { CacheScope, EnvironmentRequest, PreparationReport } from '../../sandbox/environment.js';
+import { type EgressRefusal, refusalSource } from '../../sandbox/refusal-watch.js';
 import { runSetup } from '../../sandbox/run-setup.js';
 import type { Logger } from '../../util/logger.js';
 import { EgressProxy } from '../proxy/egress-proxy.js';
@@ -129,7 +131,8 @@ export class EnvironmentPreparer {
     sidecars: Sidecars,
     report: PreparationReport,
   ): Promise<string> {
-    const { proxy, socketDir } = await this.startEgressProxy(environment.allowedHosts);
+    const refusals = refusalSource(this.config.setupRefusalLimit);
+    const { proxy, socketDir } = await this.startEgressProxy(environment.allowedHosts, refusals.emit);
     let container: Docker.Container | null = null;
     try {
       await sidecars.startForwarder(socketDir, SOCKET_NAME);
@@ -144,6 +147,8 @@ export class EnvironmentPreparer {
         ...(input.signal ? { signal: input.signal } : {}),
         onProgress: input.onProgress,
         egress: () => egressTargets(proxy),
+        refusals: refusals.source,
+        redact: (text) => Redactor.none.redact(text),
       });
       await sidecars.stopForwarder();
       await stowPrepared(setup, workspace, this.config);
@@ -164,6 +169,7 @@ export class EnvironmentPreparer {
   /** The allowlisting proxy that is setup's only way out, listening on a socket in a folder of its own. */
   private async startEgressProxy(
     repositoryHosts: EnvironmentRequest['allowedHosts'],
+    onRefusal: (refusal: EgressRefusal) => void,
   ): Promise<{ proxy: EgressProxy; socketDir: string }> {
     const socketDir = await mkdtemp(join(tmpdir(), 'selfdebug-egress-'));
     // The forwarder runs as uid 1000 and must reach the socket through its folder.
@@ -178,6 +184,7 @@ export class EnvironmentPreparer {
       maxConnections: this.config.egressMaxConnections,
       ...(this.lookup ? { lookup: this.lookup } : {}),
       logger: this.logger,
+      onRefusal,
     });
     return { proxy, socketDir };
   }

@@ -56,7 +56,10 @@ export class LocalSandbox implements Sandbox {
 
   async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
     const timeoutSeconds = options.timeoutSeconds ?? this.config.commandTimeoutSeconds;
-    const recorder = new OutputRecorder(options.maxOutputBytes ?? this.config.maxOutputBytes);
+    const recorder = new OutputRecorder(
+      options.maxOutputBytes ?? this.config.maxOutputBytes,
+      options.onOutput,
+    );
     const started = performance.now();
     const child = spawn('bash', ['-c', command], {
       cwd: join(this.workdir, options.cwd ?? '.'),
