@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { constants, userInfo } from 'node:os';
 import { resolve } from 'node:path';
 import { loadSandboxProvider, removeContainersCommand } from '../compose/command-sandbox.js';
+import { setupSecrets } from '../compose/setup-extras.js';
 import type { Environment } from '../config/read-environment.js';
 import { localScope } from '../environment/cache-scope.js';
 import { ConfigError } from '../errors/config-errors.js';
@@ -15,6 +16,7 @@ import {
 import { type LoopResult, runLoop } from '../loop/run-loop.js';
 import { RecordingModel } from '../model/recording-model.js';
 import { ScriptedModel } from '../model/scripted-model.js';
+import { Redactor } from '../report/redact.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { EnvironmentSetupError } from '../sandbox/setup-error.js';
 import { withSandbox } from '../sandbox/with-sandbox.js';
@@ -52,6 +54,7 @@ export async function runFix(argv: readonly string[], io: FixIO): Promise<number
   const jobId = `cli-${Date.now()}`;
   const interrupts = listenForInterrupts(controller, jobId, io.stderr);
   let progress: FixProgress | undefined;
+  let redactor = Redactor.none;
   try {
     const request = parseFixOptions(argv);
     if (request.kind === 'help') {
@@ -65,8 +68,9 @@ export async function runFix(argv: readonly string[], io: FixIO): Promise<number
     if (options.record !== undefined) await checkOutputPath('--record', options.record);
     const folder = await readFolderConfig(dir, io.env);
     const settings = resolveSettings(options, io.env, folder);
+    redactor = new Redactor(setupSecrets(settings.setupExtras));
     const { guarded, recorder } = await fixModel(options, settings);
-    const view = progressFor(io, settings);
+    const view = progressFor(io, settings, redactor);
     progress = view;
     if (folder.path) view.note(`Read ${folder.path}.`);
     for (const note of folder.notes) view.note(note);
@@ -79,7 +83,8 @@ export async function runFix(argv: readonly string[], io: FixIO): Promise<number
     }
   } catch (error) {
     progress?.stop();
-    return exitFor(error, controller.signal.aborted ? interrupts.exitCode() : null, io.stderr);
+    const stderr = { write: (text: string) => io.stderr.write(redactor.redact(text)) };
+    return exitFor(error, controller.signal.aborted ? interrupts.exitCode() : null, stderr);
   } finally {
     progress?.stop();
     interrupts.stop();
@@ -96,8 +101,10 @@ function exitFor(error: unknown, cancelledWith: number | null, stderr: OutputStr
   return isSetupProblem(error) ? EXIT_USAGE : EXIT_NOT_FIXED;
 }
 
-function progressFor(io: FixIO, settings: FixSettings): FixProgress {
-  return new FixProgress(io.stdout, {
+/** What setup prints may echo the operator's setup values (a mirror URL with its token): `redactor` hides them. */
+function progressFor(io: FixIO, settings: FixSettings, redactor: Redactor): FixProgress {
+  const out = { write: (text: string) => io.stdout.write(redactor.redact(text)) };
+  return new FixProgress(out, {
     isTTY: io.isTTY,
     color: !io.env.NO_COLOR,
     showCost: settings.prices.inputPerMillion > 0 || settings.prices.outputPerMillion > 0,
@@ -107,6 +114,7 @@ function progressFor(io: FixIO, settings: FixSettings): FixProgress {
 function providerFor(options: FixOptions, settings: FixSettings, host: Environment) {
   return loadSandboxProvider(settings.sandbox, {
     host,
+    setupExtras: settings.setupExtras,
     // The banner names the flag that chose the local sandbox, not the variable.
     ...(options.sandbox === 'local' ? { backToDocker: 'use --sandbox docker (the default)' } : {}),
   });

@@ -55,7 +55,11 @@ export async function setupInputDigests(
   return digests;
 }
 
-/** Every regular file under `dir` but `.git`'s, as workspace paths; links are left out. */
+/**
+ * Every regular file under `dir` as workspace paths, but `.git`'s and any
+ * `node_modules` (what an install makes and setup replaces, not what it
+ * reads; a runner's workspace may hold tens of thousands); links are left out.
+ */
 async function listFiles(dir: string): Promise<string[]> {
   const files: string[] = [];
   const folders = [''];
@@ -64,11 +68,12 @@ async function listFiles(dir: string): Promise<string[]> {
     const entries = await readdir(join(dir, folder), { withFileTypes: true }).catch(() => []);
     for (const entry of entries) {
       const path = folder ? `${folder}/${entry.name}` : entry.name;
-      if (entry.isDirectory() && path !== '.git') folders.push(path);
+      if (entry.isDirectory() && path !== '.git' && entry.name !== 'node_modules') folders.push(path);
       else if (entry.isFile()) files.push(path);
     }
   }
-  return files.sort();
+  // Code-unit order, as filesAt compares.
+  return files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /**
@@ -82,9 +87,31 @@ function addNamed(inputs: Set<string>, files: readonly string[], text: string, f
     if (word === 'make') for (const name of MAKEFILES) addNamed(inputs, files, name, folder);
     const path = normalFolder(posix.join(folder, word));
     if (path === '.' || path.startsWith('..')) continue;
-    const prefix = `${path}/`;
-    for (const file of files) if (file === path || file.startsWith(prefix)) inputs.add(file);
+    for (const file of filesAt(files, path)) inputs.add(file);
   }
+}
+
+/** The file at `path`, or every file under it; `files` is sorted, so both are one binary search away. */
+function filesAt(files: readonly string[], path: string): string[] {
+  const found: string[] = [];
+  const prefix = `${path}/`;
+  for (let index = firstAtLeast(files, path); index < files.length; index++) {
+    const file = files[index] ?? '';
+    if (file === path || file.startsWith(prefix)) found.push(file);
+    else if (file > prefix) break;
+  }
+  return found;
+}
+
+function firstAtLeast(sorted: readonly string[], value: string): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((sorted[middle] ?? '') < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /** The words of a command line that could be paths: operators, flags and quotes taken off. */

@@ -1,5 +1,6 @@
 import type Docker from 'dockerode';
 import type { SandboxConfig } from '../../config/sandbox-config.js';
+import type { SetupExtras } from '../../config/setup-extras.js';
 import { RuntimeMissingError, WorkspaceFullError } from '../../errors/index.js';
 import { credentialNotes } from '../../sandbox/credential-plan.js';
 import type { PreparationReport } from '../../sandbox/environment.js';
@@ -11,6 +12,7 @@ import { DockerSandbox } from './docker-sandbox.js';
 import { EnvironmentCache } from './environment-cache.js';
 import { type EgressLookup, EnvironmentPreparer } from './environment-preparer.js';
 import { ImageStore } from './image-store.js';
+import { KEEPER_PATH } from './keeper.js';
 import { mapDockerError } from './map-docker-error.js';
 import { reapOrphanContainers } from './reaper.js';
 import type { RegistryCredentials } from './registry-credentials.js';
@@ -27,6 +29,7 @@ export class DockerSandboxProvider implements SandboxProvider {
   private readonly cache: EnvironmentCache;
   private reaped: Promise<void> | undefined;
   private readonly readOnlyMounts: readonly string[];
+  private readonly caCerts: SetupExtras['caCerts'];
 
   constructor(
     private readonly config: SandboxConfig,
@@ -37,9 +40,12 @@ export class DockerSandboxProvider implements SandboxProvider {
       egressLookup?: EgressLookup;
       /** Host folders mounted read-only at the same path in each job's container (the runner's tool cache). */
       readOnlyMounts?: readonly string[];
+      /** The operator's setup variables, mirrors and certificates (SELFDEBUG_SETUP_ENV_FILE, SELFDEBUG_EXTRA_CA_CERTS). */
+      setupExtras?: SetupExtras;
     } = {},
   ) {
     this.readOnlyMounts = options.readOnlyMounts ?? [];
+    this.caCerts = options.setupExtras?.caCerts ?? null;
     this.docker = docker;
     this.endpoint = describeEndpoint(docker);
     this.images = new ImageStore(docker, this.endpoint, credentials);
@@ -61,6 +67,7 @@ export class DockerSandboxProvider implements SandboxProvider {
       this.endpoint,
       logger,
       options.egressLookup,
+      options.setupExtras,
     );
   }
 
@@ -106,6 +113,9 @@ export class DockerSandboxProvider implements SandboxProvider {
       image: prepared.image,
       networkMode: sidecars.networkMode,
       readOnlyMounts: this.readOnlyMounts,
+      caCerts: this.caCerts,
+      // After setup the image's own files are setup's: the keeper is the one the App wrote in.
+      ...(prepared.report.cacheKey ? { keeper: [KEEPER_PATH] } : {}),
     });
     const container = await this.docker.createContainer(spec);
     const sandbox = new DockerSandbox(container, this.config, this.endpoint, {
