@@ -110,19 +110,7 @@ export class DockerSandbox implements Sandbox {
     );
     const demuxer = new StreamDemuxer((stream, payload) => recorder.write(stream, payload));
 
-    const exec = await this.calls.engine(() =>
-      this.container.exec({
-        User: this.execUser,
-        Cmd: runCommand(pidFile, command, timeoutSeconds),
-        AttachStdin: false,
-        AttachStdout: true,
-        AttachStderr: true,
-        Tty: false,
-        Env: Object.entries(options.env ?? {}).map(([name, value]) => `${name}=${value}`),
-        WorkingDir: posix.join(this.workdir, options.cwd ?? '.'),
-      }),
-    );
-    const stream = (await this.calls.engine(() => exec.start({ hijack: true, stdin: false }))) as Duplex;
+    const { exec, stream } = await this.startExec(runCommand(pidFile, command, timeoutSeconds), options);
 
     const limits = new ExecLimits(timeoutSeconds, options.signal, () => {
       void this.killProcessGroup(pidFile).finally(() =>
@@ -144,6 +132,26 @@ export class DockerSandbox implements Sandbox {
       return { ...output, exitCode, end: 'oom-killed', reason: OOM_REASON, durationMs };
     }
     return { ...output, exitCode, end: 'exited', reason: null, durationMs };
+  }
+
+  private async startExec(
+    cmd: string[],
+    options: ExecOptions,
+  ): Promise<{ exec: Docker.Exec; stream: Duplex }> {
+    const exec = await this.calls.engine(() =>
+      this.container.exec({
+        User: this.execUser,
+        Cmd: cmd,
+        AttachStdin: false,
+        AttachStdout: true,
+        AttachStderr: true,
+        Tty: false,
+        Env: Object.entries(options.env ?? {}).map(([name, value]) => `${name}=${value}`),
+        WorkingDir: posix.join(this.workdir, options.cwd ?? '.'),
+      }),
+    );
+    const stream = (await this.calls.engine(() => exec.start({ hijack: true, stdin: false }))) as Duplex;
+    return { exec, stream };
   }
 
   async readFile(path: string): Promise<WorkspaceFile | null> {
