@@ -15,6 +15,7 @@ import {
 import { type LoopResult, runLoop } from '../loop/run-loop.js';
 import { RecordingModel } from '../model/recording-model.js';
 import { ScriptedModel } from '../model/scripted-model.js';
+import { Redactor } from '../report/redact.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { EnvironmentSetupError } from '../sandbox/setup-error.js';
 import { withSandbox } from '../sandbox/with-sandbox.js';
@@ -66,16 +67,32 @@ export async function runFix(argv: readonly string[], io: FixIO): Promise<number
     const folder = await readFolderConfig(dir, io.env);
     const settings = resolveSettings(options, io.env, folder);
     const { guarded, recorder } = await fixModel(options, settings);
-    const view = progressFor(io, settings);
+    // What the terminal and the files (--patch, --record) show passes the same redactor as all the App posts.
+    const redactor = new Redactor([
+      settings.model.apiKey,
+      ...folder.config.secret_env.map((name) => io.env[name]),
+    ]);
+    const view = progressFor(redactedIO(io, redactor), settings);
     progress = view;
     if (folder.path) view.note(`Read ${folder.path}.`);
     for (const note of folder.notes) view.note(note);
     try {
-      const run = { options, settings, folder, dir, jobId, model: guarded, progress: view, host: io.env };
+      const run = {
+        options,
+        settings,
+        folder,
+        dir,
+        jobId,
+        model: guarded,
+        progress: view,
+        host: io.env,
+        redactor,
+      };
       const code = await runInSandbox(run, controller.signal);
       return code === EXIT_CANCELLED ? interrupts.exitCode() : code;
     } finally {
-      if (recorder && options.record !== undefined) await saveRecording(recorder, options.record, view);
+      if (recorder && options.record !== undefined)
+        await saveRecording(recorder, options.record, view, redactor);
     }
   } catch (error) {
     progress?.stop();
@@ -84,6 +101,13 @@ export async function runFix(argv: readonly string[], io: FixIO): Promise<number
     progress?.stop();
     interrupts.stop();
   }
+}
+
+function redactedIO(io: FixIO, redactor: Redactor): FixIO {
+  const redacted = (stream: OutputStream): OutputStream => ({
+    write: (text) => stream.write(redactor.redact(text)),
+  });
+  return { ...io, stdout: redacted(io.stdout), stderr: redacted(io.stderr) };
 }
 
 /** The exit code of a run that threw: cancelled (the signal's code), settings to fix (2), or any other failure (1). */
@@ -130,8 +154,13 @@ async function fixModel(
 }
 
 /** Writes the recorded answers to `path` (or, when it cannot, somewhere it can) and says where. */
-async function saveRecording(recorder: RecordingModel, path: string, view: FixProgress): Promise<void> {
-  const text = `${JSON.stringify(recorder.replayFile(), null, 2)}\n`;
+async function saveRecording(
+  recorder: RecordingModel,
+  path: string,
+  view: FixProgress,
+  redactor: Redactor,
+): Promise<void> {
+  const text = redactor.redact(`${JSON.stringify(recorder.replayFile(), null, 2)}\n`);
   const written = await writeOrRescue(path, text);
   if (written.rescued)
     view.note(`Could not write --record ${path} (${written.why}); saved it to ${written.path} instead.`);
@@ -149,6 +178,7 @@ interface FixRun {
   progress: FixProgress;
   /** The variables the command was started with. */
   host: Environment;
+  redactor: Redactor;
 }
 
 async function runInSandbox(run: FixRun, signal: AbortSignal): Promise<number> {
@@ -180,7 +210,7 @@ async function runInSandbox(run: FixRun, signal: AbortSignal): Promise<number> {
       // A model server that is not there or a replay file too short: the settings to fix, not the code.
       return result.outcome === 'error' && isSetupProblem(model.failure) ? EXIT_USAGE : EXIT_NOT_FIXED;
     }
-    await deliver(result, options, dir, sandbox, progress);
+    await deliver({ ...result, diff: run.redactor.redact(result.diff) }, options, dir, sandbox, progress);
     return EXIT_FIXED;
   });
 }
