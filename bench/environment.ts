@@ -1,19 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Docker from 'dockerode';
 import { describeEndpoint } from '../src/adapters/docker/docker-endpoint.js';
 import { DockerSandbox } from '../src/adapters/docker/docker-sandbox.js';
 import { DockerSandboxProvider } from '../src/adapters/docker/docker-sandbox-provider.js';
-import { EnvironmentCache } from '../src/adapters/docker/environment-cache.js';
+import { STORE_LABEL } from '../src/adapters/docker/environment-cache.js';
 import { containerLabels } from '../src/adapters/docker/labels.js';
 import { parseSandboxConfig } from '../src/config/load-config.js';
-import { environmentKey } from '../src/environment/environment-key.js';
+import { appScope } from '../src/environment/cache-scope.js';
 import { setupInputDigests } from '../src/environment/setup-inputs.js';
 import type { EnvironmentRequest, SetupCommand } from '../src/sandbox/environment.js';
 import type { ExecResult } from '../src/sandbox/sandbox.js';
 import { generatedPackages, PackageIndex } from '../test/fakes/package-index.js';
+import { type KeyTiming, measureKeys, sourceOnlyVerdict } from './environment-key-timing.js';
 import { markdownTable, ms, summary } from './stats.js';
 
 /**
@@ -32,6 +33,8 @@ const RUNS = Number.parseInt(process.env.BENCH_ENV_RUNS ?? '4', 10);
 const PACKAGES = Number.parseInt(process.env.BENCH_ENV_PACKAGES ?? '50', 10);
 const PAYLOAD_KB = Number.parseInt(process.env.BENCH_ENV_PAYLOAD_KB ?? '600', 10);
 const REGISTRY_NAME = 'registry.test';
+/** The bench's runs are one repository's default branch: every cached run reads the cold run's entry. */
+const SCOPE = appScope({ installationId: 1, repositoryId: 1, branch: 'main', defaultBranch: 'main' });
 const COMMAND = '.venv/bin/python -c "import sdpkg_001, sdpkg_010; print(sdpkg_010.hello())"';
 
 interface Attempt {
@@ -52,13 +55,11 @@ interface Attempt {
 
 export async function benchEnvironment(): Promise<string> {
   const docker = new Docker();
-  const baseImageId = (await docker.getImage(image).inspect()).Id;
   const index = await PackageIndex.start({
     packages: generatedPackages(Math.max(60, PACKAGES), { payloadBytes: PAYLOAD_KB * 1024 }),
   });
   const cacheDir = await mkdtemp(join(tmpdir(), 'bench-env-cache-'));
   const projects: string[] = [];
-  const keys = new Set<string>();
   const config = parseSandboxConfig({
     image,
     egressHosts: [`${REGISTRY_NAME}:${index.port}`],
@@ -83,15 +84,17 @@ export async function benchEnvironment(): Promise<string> {
     (_, position) => `sdpkg-${String(position + 1).padStart(3, '0')}`,
   );
 
-  /** A project whose requirements carry `nonce` in a comment: a new nonce, a new lockfile digest, a new key. */
+  /**
+   * A project whose requirements carry `nonce` in a comment: a new nonce, a new lockfile digest, a new key.
+   * Its source file differs on every call: a cached run's source is never the cold run's.
+   */
   async function project(nonce: string): Promise<{ dir: string; request: EnvironmentRequest }> {
     const dir = await mkdtemp(join(tmpdir(), 'bench-env-project-'));
     projects.push(dir);
     await writeFile(join(dir, 'requirements.txt'), `# bench ${nonce}\n${requirements.join('\n')}\n`);
+    await writeFile(join(dir, 'app.py'), `print(${JSON.stringify(randomUUID())})\n`);
     const lockfiles = await setupInputDigests(dir, setup);
-    // Known before opening, so the image is removed at the end even if a run fails after saving it.
-    keys.add(environmentKey({ baseImageId, setup, lockfiles }));
-    return { dir, request: { setup, services: [], allowedHosts: [], lockfiles } };
+    return { dir, request: { setup, services: [], allowedHosts: [], lockfiles, cacheScope: SCOPE } };
   }
 
   let venvMegabytes = Number.NaN;
@@ -182,7 +185,8 @@ export async function benchEnvironment(): Promise<string> {
       },
     });
     await hostContainer.start();
-    const baseline = new DockerSandbox(hostContainer, config, describeEndpoint(docker));
+    // Root, as setup runs: the fresh venv is kept in root's home.
+    const baseline = new DockerSandbox(hostContainer, config, describeEndpoint(docker), { user: '0:0' });
 
     // A fresh venv for every run, as setup makes one, but copied from one made once (venv costs seconds, off the clock).
     const made = await baseline.exec('python3 -m venv .venv && cp -a .venv /root/venv-fresh');
@@ -231,16 +235,13 @@ export async function benchEnvironment(): Promise<string> {
     }
   } finally {
     await hostContainer?.remove({ force: true, v: true }).catch(() => {});
-    for (const key of keys)
-      await docker
-        .getImage(EnvironmentCache.tagOf(key))
-        .remove({ force: true })
-        .catch(() => {});
+    await removeOwnImages(docker, cacheDir);
     await index.close();
     await Promise.all([cacheDir, ...projects].map((dir) => rm(dir, { recursive: true, force: true })));
   }
   const elapsed = (performance.now() - started) / 1000;
-  return report({ cold, cached, host, notes, elapsed, venvMegabytes });
+  const keying = await measureKeys(process.cwd());
+  return report({ cold, cached, host, notes, elapsed, venvMegabytes, keying });
 }
 
 function report(input: {
@@ -250,6 +251,7 @@ function report(input: {
   notes: string[];
   elapsed: number;
   venvMegabytes: number;
+  keying: KeyTiming;
 }): string {
   const { cold, cached, host } = input;
   const pick = (attempts: Attempt[], field: keyof Attempt) => attempts.map((attempt) => attempt[field]);
@@ -332,6 +334,19 @@ function report(input: {
       `container: the prepared environment keeps the \`.venv\` (${input.venvMegabytes} MB) in \`/workspace\`, which is ` +
       'the job container’s anonymous volume, so the engine copies it into a fresh volume at every create and deletes ' +
       'it at every dispose. The stand-in and the proxy share this process (and its 2 cores with the engine and pip).',
+    '',
+    sourceOnlyVerdict(cached.length, input.keying),
     ...(input.notes.length > 0 ? ['', ...input.notes.map((note) => `- ${note}`)] : []),
   ].join('\n');
+}
+
+/** Removes the images this run's store made, and no other process's. */
+async function removeOwnImages(docker: Docker, cacheDir: string): Promise<void> {
+  const store = (await readFile(join(cacheDir, 'store-id'), 'utf8').catch(() => '')).trim();
+  if (store === '') return;
+  for (const found of await docker.listImages({ filters: { label: [`${STORE_LABEL}=${store}`] } }))
+    await docker
+      .getImage(found.Id)
+      .remove({ force: true })
+      .catch(() => {});
 }

@@ -1,5 +1,6 @@
-import { parseSandboxConfig } from '../config/load-config.js';
+import { loadSandboxConfig, parseSandboxConfig } from '../config/load-config.js';
 import { type ModelConfig, parseModelConfig } from '../config/model-config.js';
+import type { Environment } from '../config/read-environment.js';
 import { loopLimitsFrom, modelOverrides, type RepoConfig, sandboxOverrides } from '../config/repo-config.js';
 import type { SandboxConfig } from '../config/sandbox-config.js';
 import { type LoopLimits, loopLimitsSchema } from '../loop/task.js';
@@ -19,8 +20,14 @@ export function actionSettings(
   inputs: ActionInputs,
   config: RepoConfig,
   warn: (message: string) => void,
+  env: Environment = {},
 ): ActionSettings {
-  const sandbox = sandboxSettings(inputs, config);
+  const sandbox = {
+    ...sandboxSettings(inputs, config),
+    // The operator's table, as the App and the CLI read it (a bad entry names the variable).
+    toolchainImages: loadSandboxConfig({ SELFDEBUG_TOOLCHAIN_IMAGES: env.SELFDEBUG_TOOLCHAIN_IMAGES })
+      .toolchainImages,
+  };
   const model = modelSettings(inputs, config);
   const limits = loopLimitsSchema.parse({
     ...loopLimitsFrom(

@@ -2,12 +2,16 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { recoverFailingStep } from '../ci-logs/workflow-step.js';
 import type { GitHubOctokit } from '../compose/action-clients.js';
+import { type DerivedEnvironment, deriveEnvironment } from '../environment/derive-environment.js';
+import type { ToolchainImageMap } from '../environment/toolchain-images.js';
 
 export interface FailedStep {
   command: string;
   jobName: string;
   stepName: string;
   workflowPath: string;
+  /** The failed job's environment, derived from the workflow file as the App derives it. */
+  derived: DerivedEnvironment | null;
 }
 
 export interface FailedStepQuery {
@@ -19,6 +23,8 @@ export interface FailedStepQuery {
   /** RUNNER_NAME: tells the current job apart from other matrix jobs that failed at the same time. */
   runnerName?: string;
   workspace: string;
+  /** SELFDEBUG_TOOLCHAIN_IMAGES, for the derived image. */
+  images?: ToolchainImageMap;
 }
 
 export type FailedStepResult = { found: FailedStep } | { problem: string };
@@ -52,19 +58,17 @@ export async function findFailedStep(
       problem: `cannot read ${workflowPath} in GITHUB_WORKSPACE (check the repository out first, e.g. with actions/checkout); or ${SET_COMMAND}.`,
     };
   }
-  return commandOfStep(workflow, workflowPath, chosen.found);
+  return commandOfStep({ text: workflow, path: workflowPath, images: query.images ?? {} }, chosen.found);
 }
 
 /** The failed step's `run:` script in the workflow file, run from the step's working directory. */
 function commandOfStep(
-  workflow: string,
-  workflowPath: string,
+  file: { text: string; path: string; images: ToolchainImageMap },
   ours: { job: Job; step: Step },
 ): FailedStepResult {
-  const recovered = recoverFailingStep(
-    { workflow },
-    { job: ours.job.name, step: ours.step.name, stepNumber: ours.step.number },
-  );
+  const { text: workflow, path: workflowPath } = file;
+  const query = { job: ours.job.name, step: ours.step.name, stepNumber: ours.step.number };
+  const recovered = recoverFailingStep({ workflow }, query);
   if (recovered?.run == null) {
     const what = recovered?.uses
       ? `runs \`${recovered.uses}\`, not a script`
@@ -82,6 +86,7 @@ function commandOfStep(
       jobName: ours.job.name,
       stepName: ours.step.name,
       workflowPath,
+      derived: deriveEnvironment({ workflow }, query, { images: file.images }),
     },
   };
 }

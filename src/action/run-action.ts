@@ -130,13 +130,17 @@ async function done(run: Pick<ActionRun, 'io' | 'runner' | 'redactor'>, message:
 async function debugCommand(run: ActionRun, checkout: () => Promise<Workspace>): Promise<number> {
   const { inputs, runner, config, io } = run;
   const octokit = tokenOctokit(inputs['github-token'], runner.GITHUB_API_URL);
-  let command = inputs.command ?? config.command;
-  if (command === undefined) command = await failedStepCommand(run, octokit);
-  const settings = actionSettings(inputs, config, (message) => io.log(`::warning::selfdebug: ${message}`));
+  const warn = (message: string) => io.log(`::warning::selfdebug: ${message}`);
+  const settings = actionSettings(inputs, config, warn, run.env);
+  const given = inputs.command ?? config.command;
+  const { command, derived } =
+    given === undefined ? await failedStep(run, octokit, settings) : { command: given, derived: null };
   const { provider, toolPath } = await sandboxFor(run, settings.sandbox);
   const model = await loadLanguageModel(settings.model);
-  const environment = await planEnvironment(config, null, runner.GITHUB_WORKSPACE, {
-    derive: false,
+  // In the failed job the workspace and the tool cache hold what it set up; a separate workflow_run
+  // workflow starts from a bare checkout, so it derives the failed job's environment as the App does.
+  const environment = await planEnvironment(config, derived, runner.GITHUB_WORKSPACE, {
+    derive: run.failed.separate,
     allowedImages: settings.sandbox.allowedImages,
   });
   const opening = {
@@ -179,8 +183,8 @@ async function sandboxFor(run: ActionRun, config: ActionSettings['sandbox']) {
   return { provider, toolPath };
 }
 
-/** The command of the step that failed in this run's job, found through the jobs API and the workflow file. */
-async function failedStepCommand(run: ActionRun, octokit: GitHubOctokit): Promise<string> {
+/** The step that failed in this run's job (its command and derived environment), found through the jobs API and the workflow file. */
+async function failedStep(run: ActionRun, octokit: GitHubOctokit, settings: ActionSettings) {
   const { runner, failed } = run;
   const [owner = '', repo = ''] = runner.GITHUB_REPOSITORY.split('/');
   const step = await findFailedStep(octokit, {
@@ -190,10 +194,11 @@ async function failedStepCommand(run: ActionRun, octokit: GitHubOctokit): Promis
     ...(failed.separate || runner.GITHUB_JOB === undefined ? {} : { jobKey: runner.GITHUB_JOB }),
     ...(failed.separate || runner.RUNNER_NAME === undefined ? {} : { runnerName: runner.RUNNER_NAME }),
     workspace: runner.GITHUB_WORKSPACE,
+    images: settings.sandbox.toolchainImages,
   });
   if ('problem' in step) throw new ActionFailure(step.problem);
   run.io.log(`selfdebug: debugging the failed step "${step.found.stepName}" of job "${step.found.jobName}".`);
-  return step.found.command;
+  return step.found;
 }
 
 function jobIdOf(failed: FailedRun): string {

@@ -14,12 +14,15 @@ import { plainText } from './fix-repo-config.js';
 import type { OutputStream } from './output-stream.js';
 
 export const CONFIG_USAGE = [
-  'Usage: selfdebug config check [FILE]',
+  'Usage: selfdebug config check [FILE] [--format text|markdown]',
   '',
   `Validates FILE (default: ./${REPO_CONFIG_PATH}) with the App's own messages and prints the`,
   'effective configuration: every default filled in, the sandbox and model settings this',
   "environment's operator values give (SELFDEBUG_SANDBOX_*, SELFDEBUG_MODEL), and the operator's",
   'ceilings applied (SELFDEBUG_MAX_MEMORY_MB, SELFDEBUG_ALLOW_HOST_NETWORK, …), each change noted.',
+  '',
+  'Problems are plain text (--format text, the default); --format markdown prints them as the App',
+  'posts them on GitHub (bold, fenced blocks).',
   '',
   'Exit codes: 0 valid, 2 invalid (or a usage error).',
 ].join('\n');
@@ -36,8 +39,10 @@ export async function runConfigCommand(argv: readonly string[], io: ConfigIO): P
     io.stdout.write(`${CONFIG_USAGE}\n`);
     return 0;
   }
-  const [action, file = REPO_CONFIG_PATH, ...extra] = argv;
-  const problem = usageProblem(action, file, extra);
+  const { format, rest } = formatOption(argv);
+  const [action, file = REPO_CONFIG_PATH, ...extra] = rest;
+  const problem =
+    format === null ? '--format takes "text" or "markdown".' : usageProblem(action, file, extra);
   if (problem !== null) {
     io.stderr.write(`selfdebug config: ${problem}\n${CONFIG_USAGE}\n`);
     return 2;
@@ -46,7 +51,8 @@ export async function runConfigCommand(argv: readonly string[], io: ConfigIO): P
   if (text === null) return 2;
   const parsed = parseRepoConfigText(text, file);
   if (!parsed.ok) {
-    io.stderr.write(`${plainText(parsed.message).replace('on the default branch ', '')}\n`);
+    const message = parsed.message.replace('on the default branch ', '');
+    io.stderr.write(`${format === 'markdown' ? message : plainText(message)}\n`);
     return 2;
   }
   let effective: ReturnType<typeof applyOperatorCeilings>;
@@ -58,6 +64,19 @@ export async function runConfigCommand(argv: readonly string[], io: ConfigIO): P
   }
   io.stdout.write(`${effectiveReport(file, effective, io.env)}\n`);
   return 0;
+}
+
+/** `--format text|markdown` (or `--format=…`) taken out of the arguments; null format when its value is neither. */
+function formatOption(argv: readonly string[]): { format: 'text' | 'markdown' | null; rest: string[] } {
+  const rest: string[] = [];
+  let format = 'text';
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index]!;
+    if (arg === '--format') format = argv[++index] ?? '';
+    else if (arg.startsWith('--format=')) format = arg.slice('--format='.length);
+    else rest.push(arg);
+  }
+  return { format: format === 'text' || format === 'markdown' ? format : null, rest };
 }
 
 function usageProblem(action: string | undefined, file: string, extra: string[]): string | null {

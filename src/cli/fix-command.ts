@@ -207,8 +207,11 @@ async function runInSandbox(run: FixRun, signal: AbortSignal): Promise<number> {
     if (result.outcome !== 'fixed') {
       const patch = options.patch === undefined ? '' : ` No patch written to ${options.patch}.`;
       progress.note(`Left ${dir} untouched: only a fix that makes the command pass is kept.${patch}`);
-      // A model server that is not there or a replay file too short: the settings to fix, not the code.
-      return result.outcome === 'error' && isSetupProblem(model.failure) ? EXIT_USAGE : EXIT_NOT_FIXED;
+      // The environment (a command not found, as a setup step not found) or a model server that is not there
+      // or a replay file too short: the settings to fix, not the code.
+      const settingsToFix =
+        result.outcome === 'environment' || (result.outcome === 'error' && isSetupProblem(model.failure));
+      return settingsToFix ? EXIT_USAGE : EXIT_NOT_FIXED;
     }
     await deliver({ ...result, diff: run.redactor.redact(result.diff) }, options, dir, sandbox, progress);
     return EXIT_FIXED;

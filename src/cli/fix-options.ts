@@ -64,7 +64,8 @@ export const FIX_USAGE = [
   'The API key comes from SELFDEBUG_MODEL_API_KEY or OPENAI_API_KEY.',
   'The folders of --patch and --record must exist; if writing fails at the end anyway, the file goes',
   'to a temporary folder and its path is printed.',
-  'Exit codes: 0 fixed, 1 not fixed, 2 usage or configuration error, 130 cancelled (Ctrl-C).',
+  'Exit codes: 0 fixed, 1 not fixed, 2 usage, configuration or environment error (a setup step or the',
+  'command cannot run: command not found, a host refused), 130 cancelled (Ctrl-C).',
 ].join('\n');
 
 const OPTIONS = {

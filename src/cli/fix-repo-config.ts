@@ -48,7 +48,17 @@ export async function readFolderConfig(dir: string, env: Environment): Promise<F
   return { config: defaultRepoConfig, path: null, notes: [] };
 }
 
-/** The file's messages are Markdown for GitHub comments; a terminal shows them without the emphasis. */
+/**
+ * The file's messages are Markdown for GitHub comments; a terminal shows them
+ * without the emphasis, and a fenced block as indented lines.
+ */
 export function plainText(markdown: string): string {
-  return markdown.replace(/\*\*/g, '');
+  return markdown
+    .replace(/\*\*/g, '')
+    .replace(/^(`{3,})[\w-]*\n([\s\S]*?)\n\1$/gm, (_block, _fence, body: string) =>
+      body
+        .split('\n')
+        .map((line) => (line === '' ? '' : `  ${line}`))
+        .join('\n'),
+    );
 }

@@ -77,6 +77,8 @@ describe('findFailedStep', () => {
         jobName: 'build',
         stepName: 'Test',
         workflowPath: '.github/workflows/ci.yml',
+        // Derived as the App derives it: the steps before the failed one hold no script to replay.
+        derived: expect.objectContaining({ image: null, setup: [] }),
       },
     });
   });

@@ -342,6 +342,19 @@ describe('selfdebug fix (local sandbox)', () => {
     expect(await readFile(join(dir, 'stats.py'), 'utf8')).toBe(BROKEN_STATS);
   });
 
+  it('exits 2 when the command is not found, as it does when a setup command is not found', async () => {
+    const dir = await brokenProject();
+    const result = await runCli(
+      [
+        ...['--command', 'selfdebug-no-such-tool --version', '--dir', dir, '--sandbox', 'local'],
+        ...['--base-url', 'http://127.0.0.1:9/v1'],
+      ],
+      cleanEnvironment({ SELFDEBUG_MODEL_API_KEY: 'test-key' }),
+    );
+    expect(result.exitCode, result.stdout + result.stderr).toBe(2);
+    expect(result.stdout).toMatch(/not found/);
+  });
+
   it('exits 1 and leaves the folder untouched when the model declines to go on', async () => {
     const noFix = {
       analysis: 'Maybe the numbers are the problem.',

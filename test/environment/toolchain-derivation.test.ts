@@ -1,6 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { actionSettings } from '../../src/action/action-settings.js';
+import type { ActionInputs } from '../../src/action/inputs.js';
 import { planFixEnvironment } from '../../src/cli/fix-environment.js';
 import { loadSandboxConfig } from '../../src/config/load-config.js';
 import { defaultRepoConfig } from '../../src/config/repo-config.js';
@@ -60,6 +62,15 @@ describe('SELFDEBUG_TOOLCHAIN_IMAGES', () => {
     const host = failedRunHost();
     const prepared = await buildTask(failedRun(), host, { setup: [], toolchainImages: tableOf(OPERATOR) });
     expect(prepared.derived?.image).toBe('ops.local/node:20-offline');
+  });
+
+  it('is read by the Action, whose derivation of the failed job uses it', () => {
+    const inputs = { 'api-key': 'k', 'github-token': 't', sandbox: 'docker' } as unknown as ActionInputs;
+    const settings = actionSettings(inputs, defaultRepoConfig, () => {}, OPERATOR);
+    expect(settings.sandbox.toolchainImages).toEqual(tableOf(OPERATOR));
+    expect(() =>
+      actionSettings(inputs, defaultRepoConfig, () => {}, { SELFDEBUG_TOOLCHAIN_IMAGES: 'x' }),
+    ).toThrow(/SELFDEBUG_TOOLCHAIN_IMAGES/);
   });
 
   it.each([

@@ -24,6 +24,7 @@ import {
   udpWitness,
   type Witness,
 } from './network-witness.js';
+import { withProxyOnSocket } from './proxy-on-socket.js';
 
 const attack = attackSuite('network');
 const nonce = () => randomBytes(6).toString('hex');
@@ -35,25 +36,13 @@ function ownIPv4(): string | null {
   return all.find((entry) => !entry.internal && entry.family === 'IPv4')?.address ?? null;
 }
 
-/**
- * A proxy as a job gets it, on its own Unix socket, with outgoing
- * connections bound to 127.0.0.1: whatever a bug let through could only
- * reach this host's loopback (where the witnesses listen), never beyond.
- */
-async function withProxy(
+/** A proxy on its own socket for one attack. */
+function withProxy(
   policy: EgressPolicy,
   lookup: (hostname: string) => string | null,
   body: (socketPath: string, proxy: EgressProxy) => Promise<void>,
 ): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'selfdebug-egress-attack-'));
-  const socketPath = join(dir, 'proxy.sock');
-  const proxy = await EgressProxy.start({ socketPath, policy, lookup, localAddress: '127.0.0.1' });
-  try {
-    await body(socketPath, proxy);
-  } finally {
-    await proxy.close();
-    await rm(dir, { recursive: true, force: true });
-  }
+  return withProxyOnSocket({ policy, lookup }, body);
 }
 
 /** Each target asked for by CONNECT and by plain HTTP; every answer must be the proxy's 403. */
@@ -668,20 +657,21 @@ describeWithDocker('setup and loop containers on the real engine, attacking the 
     },
   );
 
+  const NO_ROUTE = /unreachable|No route to host/i;
   const direct = [
     [
       'direct_host_loopback',
       "a server on the host's loopback, skipping the proxy",
       /^ConnectionRefusedError|^OSError/,
     ],
-    ['direct_own_address', "the host's own address, skipping the proxy", /unreachable/i],
-    // No route: ENETUNREACH for IPv4; IPv6 has not even a source address to leave from.
+    // No route: ENETUNREACH for IPv4 (EHOSTUNREACH from gVisor's own stack); IPv6 has not even a source address.
+    ['direct_own_address', "the host's own address, skipping the proxy", NO_ROUTE],
     [
       'direct_external',
       'an external address, skipping the proxy',
-      /unreachable|Cannot assign requested address/i,
+      /unreachable|No route to host|Cannot assign requested address/i,
     ],
-    ['direct_metadata', 'cloud metadata (169.254.169.254), skipping the proxy', /unreachable/i],
+    ['direct_metadata', 'cloud metadata (169.254.169.254), skipping the proxy', NO_ROUTE],
     ['direct_redis', 'Redis on 127.0.0.1:6379, skipping the proxy', /^ConnectionRefusedError/],
     ['direct_engine', 'the engine API over TCP (2375/2376), skipping the proxy', /^ConnectionRefusedError/],
   ] as const;

@@ -1,11 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import type { EgressPolicy } from '../../src/adapters/proxy/egress-policy.js';
-import { EgressProxy, type EgressProxyOptions } from '../../src/adapters/proxy/egress-proxy.js';
+import type { EgressProxy, EgressProxyOptions } from '../../src/adapters/proxy/egress-proxy.js';
 import { attackSuite } from './attack-table.js';
 import { proxyRequests, sendThroughProxy, tcpWitness } from './network-witness.js';
+import { withProxyOnSocket } from './proxy-on-socket.js';
 import {
   capturedClientHello,
   connectThroughProxy,
@@ -26,7 +24,7 @@ const lookup = (name: string) => (name.toLowerCase().replace(/\.$/, '') === MIRR
  * with the stand-in's port as its TLS port and mirror.test trusted on it:
  * only the checks inside the tunnel stand between a client and the stand-in.
  */
-async function withTunnelProxy(
+function withTunnelProxy(
   port: number,
   body: (socketPath: string, proxy: EgressProxy) => Promise<void>,
   extra: Partial<EgressProxyOptions> = {},
@@ -36,15 +34,7 @@ async function withTunnelProxy(
     explicitHosts: [MIRROR],
     tlsPorts: [port],
   };
-  const dir = await mkdtemp(join(tmpdir(), 'selfdebug-egress-tunnel-'));
-  const socketPath = join(dir, 'proxy.sock');
-  const proxy = await EgressProxy.start({ socketPath, policy, lookup, localAddress: '127.0.0.1', ...extra });
-  try {
-    await body(socketPath, proxy);
-  } finally {
-    await proxy.close();
-    await rm(dir, { recursive: true, force: true });
-  }
+  return withProxyOnSocket({ policy, lookup, ...extra }, body);
 }
 
 /** The latest record's reason: what the transcript says about the attack. */

@@ -16,6 +16,23 @@ function reframe(record: Buffer, size: number): Buffer {
   return Buffer.concat(records);
 }
 
+/** A captured one-record ClientHello with one more extension at the end, every length adjusted. */
+function withExtension(record: Buffer, type: number, data: Buffer): Buffer {
+  let at = 5 + 4 + 2 + 32;
+  at += 1 + record[at]!;
+  at += 2 + record.readUInt16BE(at);
+  at += 1 + record[at]!;
+  const extension = Buffer.alloc(4 + data.length);
+  extension.writeUInt16BE(type, 0);
+  extension.writeUInt16BE(data.length, 2);
+  data.copy(extension, 4);
+  const grown = Buffer.concat([record, extension]);
+  grown.writeUInt16BE(record.readUInt16BE(3) + extension.length, 3);
+  grown.writeUIntBE(record.readUIntBE(6, 3) + extension.length, 6, 3);
+  grown.writeUInt16BE(record.readUInt16BE(at) + extension.length, at);
+  return grown;
+}
+
 describe('reading the ClientHello at the start of a tunnel', () => {
   it('reads the server name of a real ClientHello, and none when the client sent none', async () => {
     expect(readClientHello(await capturedClientHello('mirror.test'))).toEqual({
@@ -72,6 +89,19 @@ describe('reading the ClientHello at the start of a tunnel', () => {
     const broken = Buffer.from(hello);
     broken.writeUInt16BE(200, at - 2);
     expect(readClientHello(broken)).toMatchObject({ state: 'invalid' });
+  });
+
+  it('refuses an encrypted ClientHello (ECH), whose outer name hides the one the front end serves', async () => {
+    const hello = await capturedClientHello('mirror.test');
+    // The same hello with an unknown extension added still reads: the lengths were adjusted right.
+    expect(readClientHello(withExtension(hello, 0xaaaa, Buffer.from([1, 2])))).toEqual({
+      state: 'hello',
+      serverName: 'mirror.test',
+    });
+    expect(readClientHello(withExtension(hello, 0xfe0d, Buffer.alloc(40, 7)))).toEqual({
+      state: 'invalid',
+      reason: 'an encrypted ClientHello (ECH) hides the server name',
+    });
   });
 
   it('compares the server name with the CONNECT host, case and a trailing dot aside', () => {

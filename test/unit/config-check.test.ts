@@ -71,6 +71,20 @@ describe('selfdebug config check', () => {
     expect(result.stderr).not.toContain('**');
   });
 
+  it('prints problems as plain text, or as the App posts them with --format markdown', async () => {
+    const path = file('fenced.yml', 'max_attempts: 99\n');
+    const text = await configCheck(['check', path]);
+    expect(text.code).toBe(2);
+    expect(text.stderr).not.toMatch(/```|\*\*/);
+    expect(text.stderr).toMatch(/\n {2}✖ /);
+    const markdown = await configCheck(['check', path, '--format', 'markdown']);
+    expect(markdown.stderr).toMatch(/```text\n✖ /);
+    expect(markdown.stderr).toContain('**');
+    const wrong = await configCheck(['check', '--format=html', path]);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('--format takes "text" or "markdown"');
+  });
+
   it('reports a YAML syntax error with its line and exits 2', async () => {
     const path = file('syntax.yml', 'command: [npm test\n');
     const result = await configCheck(['check', path]);

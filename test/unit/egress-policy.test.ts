@@ -70,6 +70,26 @@ describe('egress policy', () => {
     expect(isForbiddenAddress(address)).toBeNull();
   });
 
+  // SECURITY.md promises multicast and reserved addresses are refused like private ones.
+  it.each([
+    ['224.0.0.251', 'mDNS multicast'],
+    ['239.255.255.250', 'SSDP multicast'],
+    ['233.252.0.1', 'GLOP multicast'],
+    ['240.0.0.1', 'reserved (class E)'],
+    ['255.255.255.255', 'limited broadcast'],
+    ['192.0.0.8', 'IETF protocol assignments'],
+    ['198.18.0.1', 'benchmarking'],
+    ['0.1.2.3', '"this network"'],
+    ['ff02::1', 'IPv6 link-local multicast'],
+    ['ff05::1:3', 'IPv6 site-local multicast'],
+    ['ff0e::1', 'IPv6 global multicast'],
+    ['::', 'IPv6 unspecified'],
+    ['100::1', 'IPv6 discard-only'],
+    ['::ffff:239.255.255.250', 'IPv4 multicast mapped into IPv6'],
+  ])('refuses the multicast or reserved address %s (%s)', (address) => {
+    expect(isForbiddenAddress(address)).toBe(`${address} is a private or local address`);
+  });
+
   it('judges a name with a trailing dot, in any case, as the host it names', () => {
     expect(checkTarget(policy, 'Registry.NPMJS.org.', 443)).toEqual({ allowed: true, by: 'operator' });
     expect(checkTarget(policy, 'evil.org.', 443)).toMatchObject({ allowed: false });

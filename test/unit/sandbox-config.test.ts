@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { forwarderCapacity } from '../../src/adapters/docker/sidecars.js';
 import { loadSandboxConfig, parseSandboxConfig } from '../../src/config/load-config.js';
 import { ConfigError } from '../../src/errors/index.js';
 
@@ -34,6 +35,24 @@ describe('sandbox configuration', () => {
       network: 'host',
       commandTimeoutSeconds: 30,
     });
+  });
+
+  it('reads the proxy’s TLS ports and connection limit, and sizes the forwarder above the limit', () => {
+    expect(loadSandboxConfig({})).toMatchObject({ egressTlsPorts: [443], egressMaxConnections: 128 });
+    const config = loadSandboxConfig({
+      SELFDEBUG_EGRESS_TLS_PORTS: '443, 8443',
+      SELFDEBUG_EGRESS_MAX_CONNECTIONS: '16',
+    });
+    expect(config).toMatchObject({ egressTlsPorts: [443, 8443], egressMaxConnections: 16 });
+    expect(() => loadSandboxConfig({ SELFDEBUG_EGRESS_TLS_PORTS: '70000' })).toThrow(ConfigError);
+    expect(() => loadSandboxConfig({ SELFDEBUG_EGRESS_MAX_CONNECTIONS: '0' })).toThrow(ConfigError);
+    for (const limit of [1, 16, 128, 4096]) {
+      const capacity = forwarderCapacity(limit);
+      // Room past the proxy's limit for connections being refused, and a pid for socat and init beyond its children.
+      expect(capacity.children).toBeGreaterThan(limit);
+      expect(capacity.pids).toBeGreaterThanOrEqual(capacity.children + 2);
+      expect(capacity.memoryMb).toBeGreaterThanOrEqual(64);
+    }
   });
 
   it('refuses values that are not numbers instead of letting NaN through, naming the variable', () => {

@@ -19,14 +19,20 @@ import { containerLabels } from './labels.js';
 export function containerSpec(
   config: SandboxConfig,
   jobId: string,
-  options: { image?: string; networkMode?: string; readOnlyMounts?: readonly string[] } = {},
+  options: {
+    image?: string;
+    networkMode?: string;
+    readOnlyMounts?: readonly string[];
+    /** The keeper's command: a prepared image's own (see keeper.ts), else the image's `sleep`. */
+    keeper?: string[];
+  } = {},
 ): ContainerCreateOptions {
   const networkMode = config.network === 'host' ? 'host' : (options.networkMode ?? 'none');
   const memoryBytes = (config.memoryMb + config.workspaceMb) * 1024 * 1024;
   return {
     Image: options.image ?? config.image,
     name: containerName(jobId),
-    Cmd: ['sleep', 'infinity'],
+    Cmd: options.keeper ?? ['sleep', 'infinity'],
     Entrypoint: [],
     // Init and the keeper run as another uid than the commands, which run as `config.user` (DockerSandbox
     // execs with it): a command may ptrace processes of its own uid, and so could otherwise take over the

@@ -11,6 +11,7 @@ import { DockerSandbox } from './docker-sandbox.js';
 import { EnvironmentCache } from './environment-cache.js';
 import { type EgressLookup, EnvironmentPreparer } from './environment-preparer.js';
 import { ImageStore } from './image-store.js';
+import { KEEPER_PATH } from './keeper.js';
 import { mapDockerError } from './map-docker-error.js';
 import { reapOrphanContainers } from './reaper.js';
 import type { RegistryCredentials } from './registry-credentials.js';
@@ -106,6 +107,8 @@ export class DockerSandboxProvider implements SandboxProvider {
       image: prepared.image,
       networkMode: sidecars.networkMode,
       readOnlyMounts: this.readOnlyMounts,
+      // After setup the image's own files are setup's: the keeper is the one the App wrote in.
+      ...(prepared.report.cacheKey ? { keeper: [KEEPER_PATH] } : {}),
     });
     const container = await this.docker.createContainer(spec);
     const sandbox = new DockerSandbox(container, this.config, this.endpoint, {

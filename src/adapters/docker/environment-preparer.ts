@@ -16,6 +16,7 @@ import { containerName, lockedDownHost, ownsItsLoopback, setupRuntimeOf } from '
 import { DockerSandbox } from './docker-sandbox.js';
 import { type EnvironmentCache, PREPARED_WORKSPACE } from './environment-cache.js';
 import type { ImageStore } from './image-store.js';
+import { installKeeper } from './keeper.js';
 import { containerLabels } from './labels.js';
 import { refusePrepared, unscoped } from './prepared-image.js';
 import { PROXY_PORT, type Sidecars } from './sidecars.js';
@@ -143,6 +144,9 @@ export class EnvironmentPreparer {
       });
       await sidecars.stopForwarder();
       await stowPrepared(setup, workspace, this.config);
+      // Nothing of setup may run on: stopped, then the App's keeper goes in over whatever setup left there.
+      await container.stop({ t: 0 });
+      await installKeeper(this.docker, container, base);
       const image = await this.saveEnvironment(container, entry.scope, entry.key);
       input.onProgress(`environment prepared: key ${entry.key.slice(0, 12)} for ${entry.scope.ref}`);
       return image;
@@ -221,7 +225,7 @@ export class EnvironmentPreparer {
 }
 
 /** Each target once per outcome: how often it was reached, and how often refused with the latest reason. */
-function egressTargets(proxy: EgressProxy): PreparationReport['egress'] {
+export function egressTargets(proxy: EgressProxy): PreparationReport['egress'] {
   return proxy
     .targets()
     .flatMap((tally) => [

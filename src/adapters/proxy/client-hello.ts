@@ -17,6 +17,8 @@ const RECORD_HEADER = 5;
 const HANDSHAKE = 22;
 const CLIENT_HELLO = 1;
 const SERVER_NAME = 0;
+/** encrypted_client_hello: the real name travels encrypted, the outer one names only the front end. */
+const ENCRYPTED_CLIENT_HELLO = 0xfe0d;
 const HOST_NAME = 0;
 /** The largest plaintext fragment a record may carry (2^14), as TLS allows. */
 const MAX_FRAGMENT = 16_384;
@@ -99,6 +101,8 @@ function serverNameOf(extensions: Buffer): ClientHelloVerdict {
     const type = cursor.uint(2);
     const data = cursor.vector(2);
     if (type === null || !data) return invalid('a truncated extension');
+    if (type === ENCRYPTED_CLIENT_HELLO)
+      return invalid('an encrypted ClientHello (ECH) hides the server name');
     if (type !== SERVER_NAME) continue;
     if (serverName !== null) return invalid('two server_name extensions');
     const name = hostNameOf(data);

@@ -63,14 +63,15 @@ function inspect(client: Socket, options: TlsTunnelOptions): void {
     relay(client, held, options);
   };
   client.on('data', onData);
+  // Before the relay the client's end is the tunnel's end: proxy-chain's sockets stay half open otherwise.
   const gone = () => {
-    if (!settled) {
-      settled = true;
-      clearTimeout(timer);
-      target.destroy();
-    }
+    if (settled) return;
+    settled = true;
+    clearTimeout(timer);
+    client.destroy();
+    target.destroy();
   };
-  client.once('close', gone).on('error', gone);
+  client.once('end', gone).once('close', gone).on('error', gone);
   target.once('close', () => {
     client.destroy();
     options.onClosed({ in: target.bytesRead, out: target.bytesWritten });
