@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { constants, userInfo } from 'node:os';
 import { resolve } from 'node:path';
 import { loadSandboxProvider, removeContainersCommand } from '../compose/command-sandbox.js';
+import { setupSecrets } from '../compose/setup-extras.js';
 import type { Environment } from '../config/read-environment.js';
 import { localScope } from '../environment/cache-scope.js';
 import { ConfigError } from '../errors/config-errors.js';
@@ -53,6 +54,7 @@ export async function runFix(argv: readonly string[], io: FixIO): Promise<number
   const jobId = `cli-${Date.now()}`;
   const interrupts = listenForInterrupts(controller, jobId, io.stderr);
   let progress: FixProgress | undefined;
+  let redactor = Redactor.none;
   try {
     const request = parseFixOptions(argv);
     if (request.kind === 'help') {
@@ -66,13 +68,14 @@ export async function runFix(argv: readonly string[], io: FixIO): Promise<number
     if (options.record !== undefined) await checkOutputPath('--record', options.record);
     const folder = await readFolderConfig(dir, io.env);
     const settings = resolveSettings(options, io.env, folder);
-    const { guarded, recorder } = await fixModel(options, settings);
     // What the terminal and the files (--patch, --record) show passes the same redactor as all the App posts.
-    const redactor = new Redactor([
+    redactor = new Redactor([
+      ...setupSecrets(settings.setupExtras),
       settings.model.apiKey,
       ...folder.config.secret_env.map((name) => io.env[name]),
     ]);
-    const view = progressFor(redactedIO(io, redactor), settings);
+    const { guarded, recorder } = await fixModel(options, settings);
+    const view = progressFor(io, settings, redactor);
     progress = view;
     if (folder.path) view.note(`Read ${folder.path}.`);
     for (const note of folder.notes) view.note(note);
@@ -96,18 +99,12 @@ export async function runFix(argv: readonly string[], io: FixIO): Promise<number
     }
   } catch (error) {
     progress?.stop();
-    return exitFor(error, controller.signal.aborted ? interrupts.exitCode() : null, io.stderr);
+    const stderr = { write: (text: string) => io.stderr.write(redactor.redact(text)) };
+    return exitFor(error, controller.signal.aborted ? interrupts.exitCode() : null, stderr);
   } finally {
     progress?.stop();
     interrupts.stop();
   }
-}
-
-function redactedIO(io: FixIO, redactor: Redactor): FixIO {
-  const redacted = (stream: OutputStream): OutputStream => ({
-    write: (text) => stream.write(redactor.redact(text)),
-  });
-  return { ...io, stdout: redacted(io.stdout), stderr: redacted(io.stderr) };
 }
 
 /** The exit code of a run that threw: cancelled (the signal's code), settings to fix (2), or any other failure (1). */
@@ -120,8 +117,10 @@ function exitFor(error: unknown, cancelledWith: number | null, stderr: OutputStr
   return isSetupProblem(error) ? EXIT_USAGE : EXIT_NOT_FIXED;
 }
 
-function progressFor(io: FixIO, settings: FixSettings): FixProgress {
-  return new FixProgress(io.stdout, {
+/** What setup prints may echo the operator's setup values (a mirror URL with its token): `redactor` hides them. */
+function progressFor(io: FixIO, settings: FixSettings, redactor: Redactor): FixProgress {
+  const out = { write: (text: string) => io.stdout.write(redactor.redact(text)) };
+  return new FixProgress(out, {
     isTTY: io.isTTY,
     color: !io.env.NO_COLOR,
     showCost: settings.prices.inputPerMillion > 0 || settings.prices.outputPerMillion > 0,
@@ -131,6 +130,7 @@ function progressFor(io: FixIO, settings: FixSettings): FixProgress {
 function providerFor(options: FixOptions, settings: FixSettings, host: Environment) {
   return loadSandboxProvider(settings.sandbox, {
     host,
+    setupExtras: settings.setupExtras,
     // The banner names the flag that chose the local sandbox, not the variable.
     ...(options.sandbox === 'local' ? { backToDocker: 'use --sandbox docker (the default)' } : {}),
   });

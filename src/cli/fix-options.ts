@@ -24,6 +24,12 @@ export interface FixOptions extends SharedValues {
   patch: string | undefined;
   replay: string | undefined;
   record: string | undefined;
+  /** Hosts setup may reach beyond the defaults (`--allow-host`, repeatable), trusted as the operator's. */
+  allowHosts: string[];
+  /** A PEM bundle every container trusts (SELFDEBUG_EXTRA_CA_CERTS). */
+  caCerts: string | undefined;
+  /** KEY=VALUE lines for setup only (SELFDEBUG_SETUP_ENV_FILE). */
+  setupEnvFile: string | undefined;
 }
 
 export type FixRequest = { kind: 'help' } | { kind: 'run'; options: FixOptions };
@@ -52,6 +58,9 @@ export const FIX_USAGE = [
   '  --description TEXT  What is wrong, in your words (default: "The command `CMD` fails.")',
   '  --sandbox KIND      docker (default, isolated) or local (unsafe: your user, your network)',
   '  --image IMAGE       The Docker image to run in, pulled if missing (SELFDEBUG_SANDBOX_IMAGE)',
+  '  --allow-host HOST   A host setup may reach too, e.g. a registry mirror (repeatable; HOST or HOST:PORT)',
+  '  --ca-certs FILE     PEM certificates setup and the command trust (SELFDEBUG_EXTRA_CA_CERTS)',
+  '  --setup-env-file FILE  KEY=VALUE lines set for setup only, e.g. npm_config_registry (SELFDEBUG_SETUP_ENV_FILE)',
   `  --max-attempts N    Fix attempts, 1 to ${MAX_ATTEMPTS_LIMIT} (default ${DEFAULT_LIMITS.maxAttempts})`,
   '  --timeout SECONDS   Time limit for each run of a command (SELFDEBUG_SANDBOX_TIMEOUT_SECONDS)',
   '  --model NAME        The model (SELFDEBUG_MODEL)',
@@ -78,6 +87,9 @@ const OPTIONS = {
   patch: { type: 'string' },
   replay: { type: 'string' },
   record: { type: 'string' },
+  'allow-host': { type: 'string', multiple: true },
+  'ca-certs': { type: 'string' },
+  'setup-env-file': { type: 'string' },
 } as const satisfies Record<string, OptionSpec>;
 
 const refuse = (message: string) => new UsageError(message, 'fix');
@@ -106,6 +118,9 @@ export function parseFixOptions(argv: readonly string[]): FixRequest {
       patch: parsed.text('patch'),
       replay: parsed.text('replay'),
       record: parsed.text('record'),
+      allowHosts: parsed.list('allow-host'),
+      caCerts: parsed.text('ca-certs'),
+      setupEnvFile: parsed.text('setup-env-file'),
     },
   };
 }

@@ -1,11 +1,14 @@
 import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { z } from 'zod';
 import { loadLanguageModel } from '../compose/language-model.js';
+import { loadSetupExtras } from '../compose/setup-extras.js';
 import { loadSandboxConfig, parseSandboxConfig } from '../config/load-config.js';
 import { loadModelConfig, type ModelConfig, parseModelConfig } from '../config/model-config.js';
 import type { Environment } from '../config/read-environment.js';
 import { loopLimitsFrom, modelOverrides, sandboxOverrides } from '../config/repo-config.js';
 import type { SandboxConfig } from '../config/sandbox-config.js';
+import type { SetupExtras } from '../config/setup-extras.js';
 import { ConfigError } from '../errors/config-errors.js';
 import { type LoopLimits, loopLimitsSchema, type ModelPrices } from '../loop/task.js';
 import type { LanguageModel } from '../model/language-model.js';
@@ -20,6 +23,8 @@ export interface FixSettings {
   model: ModelConfig;
   limits: LoopLimits;
   prices: ModelPrices;
+  /** The operator's setup variables and certificates, with `--allow-host`'s hosts among the mirrors. */
+  setupExtras: SetupExtras;
 }
 
 /**
@@ -38,7 +43,9 @@ export function resolveSettings(options: FixOptions, env: Environment, folder: F
   const sandbox = sandboxSettings(options, env, folder, source);
   const model = modelSettings(options, env, folder, source);
   const limits = loopLimits(options, folder, sandbox, source);
+  const extras = loadSetupExtras(sandbox);
   return {
+    setupExtras: { ...extras, mirrorHosts: [...extras.mirrorHosts, ...options.allowHosts] },
     command,
     description: options.description ?? `The command \`${command}\` fails.`,
     sandbox,
@@ -61,6 +68,8 @@ function sandboxSettings(
       ...(options.sandbox === undefined ? {} : { kind: options.sandbox }),
       ...(options.image === undefined ? {} : { image: options.image }),
       ...(options.timeoutSeconds === undefined ? {} : { commandTimeoutSeconds: options.timeoutSeconds }),
+      ...(options.caCerts === undefined ? {} : { extraCaCerts: resolve(options.caCerts) }),
+      ...(options.setupEnvFile === undefined ? {} : { setupEnvFile: resolve(options.setupEnvFile) }),
     },
     source,
   );

@@ -2,7 +2,9 @@ import { JOB_LABEL } from '../adapters/docker/labels.js';
 import { LocalSandboxProvider, localSandboxWarning } from '../adapters/local/local-sandbox-provider.js';
 import type { Environment } from '../config/read-environment.js';
 import type { SandboxConfig } from '../config/sandbox-config.js';
+import type { SetupExtras } from '../config/setup-extras.js';
 import type { SandboxProvider } from '../sandbox/sandbox.js';
+import { loadSetupExtras } from './setup-extras.js';
 
 export interface CommandSandboxOptions {
   /** The variables the process was started with: a local sandbox passes on PATH, LANG, LC_ALL and TZ. */
@@ -17,6 +19,8 @@ export interface CommandSandboxOptions {
   warn?: (message: string) => void;
   /** Host folders the Docker sandbox mounts read-only at their own path (the runner's tool cache). */
   readOnlyMounts?: readonly string[];
+  /** Already read (the caller redacts its values); else read here from the settings' files. */
+  setupExtras?: SetupExtras;
 }
 
 /**
@@ -39,6 +43,7 @@ export async function loadSandboxProvider(
   const { loadRegistryCredentials } = await import('../adapters/docker/registry-credentials.js');
   return new DockerSandboxProvider(config, undefined, undefined, loadRegistryCredentials(options.host), {
     readOnlyMounts: options.readOnlyMounts ?? [],
+    setupExtras: options.setupExtras ?? loadSetupExtras(config),
   });
 }
 

@@ -10,6 +10,7 @@ import { observeGitHub } from './observe-github.js';
 import { observeSandboxes } from './observe-sandbox.js';
 import { createSandboxProvider } from './sandbox-provider.js';
 import type { RunnerSettings } from './settings.js';
+import { setupSecrets } from './setup-extras.js';
 
 /**
  * The job runner's production ports, built once by each process that runs
@@ -34,6 +35,7 @@ export function runnerDependencies(
         createSandboxProvider(config, {
           host: settings.environment,
           credentials: settings.registryCredentials,
+          setupExtras: settings.setupExtras,
           logger,
         }),
         metrics,
@@ -44,7 +46,10 @@ export function runnerDependencies(
     appConfig: settings.app,
     logger,
     environment: settings.environment,
-    operatorSecrets: credentialSecrets(settings.registryCredentials),
+    operatorSecrets: [
+      ...credentialSecrets(settings.registryCredentials),
+      ...setupSecrets(settings.setupExtras),
+    ],
   };
 }
 

@@ -3,6 +3,7 @@ import type { RegistryCredentials } from '../adapters/docker/registry-credential
 import { LocalSandboxProvider } from '../adapters/local/local-sandbox-provider.js';
 import type { Environment } from '../config/read-environment.js';
 import type { SandboxConfig } from '../config/sandbox-config.js';
+import type { SetupExtras } from '../config/setup-extras.js';
 import type { SandboxProvider } from '../sandbox/sandbox.js';
 import type { Logger } from '../util/logger.js';
 
@@ -14,10 +15,17 @@ import type { Logger } from '../util/logger.js';
  */
 export function createSandboxProvider(
   config: SandboxConfig,
-  options: { host: Environment; credentials: RegistryCredentials; logger?: Logger },
+  options: {
+    host: Environment;
+    credentials: RegistryCredentials;
+    setupExtras?: SetupExtras;
+    logger?: Logger;
+  },
 ): SandboxProvider {
   const { host, credentials, logger } = options;
   return config.kind === 'local'
     ? new LocalSandboxProvider(config, { host, ...(logger ? { logger } : {}) })
-    : new DockerSandboxProvider(config, undefined, logger, credentials);
+    : new DockerSandboxProvider(config, undefined, logger, credentials, {
+        ...(options.setupExtras ? { setupExtras: options.setupExtras } : {}),
+      });
 }

@@ -7,7 +7,9 @@ import { loadSandboxConfig } from '../config/load-config.js';
 import { loadModelConfig, type ModelConfig } from '../config/model-config.js';
 import type { Environment } from '../config/read-environment.js';
 import type { SandboxConfig } from '../config/sandbox-config.js';
+import type { SetupExtras } from '../config/setup-extras.js';
 import { loadQueueConfig, type QueueConfig } from '../queue/queue-config.js';
+import { loadSetupExtras } from './setup-extras.js';
 
 /**
  * What the composition root builds from. The entry points (src/index.ts,
@@ -35,6 +37,8 @@ export interface RunnerSettings {
    * start-up so a malformed value stops the process before it takes a job.
    */
   registryCredentials: RegistryCredentials;
+  /** SELFDEBUG_SETUP_ENV_FILE and SELFDEBUG_EXTRA_CA_CERTS, read at start-up like the credentials. */
+  setupExtras: SetupExtras;
 }
 
 export function readJobSettings(env: Environment): JobSettings {
@@ -47,9 +51,11 @@ export function readJobSettings(env: Environment): JobSettings {
  * settings cannot stop it.
  */
 export function readRunnerSettings(app: AppConfig, env: Environment): RunnerSettings {
+  const sandbox = loadSandboxConfig(env);
   return {
     app,
-    sandbox: loadSandboxConfig(env),
+    sandbox,
+    setupExtras: loadSetupExtras(sandbox),
     model: loadModelConfig(env),
     environment: env,
     registryCredentials: loadRegistryCredentials(env),

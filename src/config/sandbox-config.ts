@@ -78,6 +78,14 @@ export const sandboxConfigSchema = z.object({
   /** Hosts the operator trusts to resolve to private or loopback addresses (a registry mirror on the LAN). */
   egressTrustedHosts: listSchema.default([]),
   /**
+   * A PEM bundle of certificate authorities every job container trusts (a
+   * TLS-inspecting proxy's, a private registry's): mounted read-only and
+   * named by NODE_EXTRA_CA_CERTS, SSL_CERT_FILE and the like.
+   */
+  extraCaCerts: z.string().min(1).optional(),
+  /** KEY=VALUE lines set in setup's commands only (a registry mirror, its token); redacted, never in the loop. */
+  setupEnvFile: z.string().min(1).optional(),
+  /**
    * Ports setup may open a CONNECT tunnel to (each tunnel must carry TLS naming its host); a host must
    * still be allowed on the port. Plain HTTP needs none: it goes to the proxy by absolute URI.
    */
@@ -90,6 +98,11 @@ export const sandboxConfigSchema = z.object({
   egressMaxConnections: z.int().min(1).max(4096).default(128),
   /** Time limit of each setup command. */
   setupTimeoutSeconds: z.number().positive().max(86_400).default(1800),
+  /**
+   * A setup step the proxy refuses the same host this many times is stopped
+   * at once, naming the host, instead of waiting out the tool's retries.
+   */
+  setupRefusalLimit: z.int().min(1).max(10_000).default(5),
   /** Prepared environments kept on the engine (least recently used go first). */
   environmentCacheEntries: z.int().min(0).max(10_000).default(20),
   /** Of those, most kept for any one repository (its least recently used go first). */
@@ -127,9 +140,12 @@ export const sandboxEnvironment = {
   sidecarImage: ['SELFDEBUG_SIDECAR_IMAGE'],
   egressHosts: ['SELFDEBUG_EGRESS_HOSTS'],
   egressTrustedHosts: ['SELFDEBUG_EGRESS_TRUSTED_HOSTS'],
+  extraCaCerts: ['SELFDEBUG_EXTRA_CA_CERTS'],
+  setupEnvFile: ['SELFDEBUG_SETUP_ENV_FILE'],
   egressTlsPorts: ['SELFDEBUG_EGRESS_TLS_PORTS'],
   egressMaxConnections: ['SELFDEBUG_EGRESS_MAX_CONNECTIONS'],
   setupTimeoutSeconds: ['SELFDEBUG_SETUP_TIMEOUT_SECONDS'],
+  setupRefusalLimit: ['SELFDEBUG_SETUP_REFUSAL_LIMIT'],
   environmentCacheEntries: ['SELFDEBUG_ENVIRONMENT_CACHE_ENTRIES'],
   environmentCacheRepositoryEntries: ['SELFDEBUG_ENVIRONMENT_CACHE_REPOSITORY_ENTRIES'],
   environmentCacheGb: ['SELFDEBUG_ENVIRONMENT_CACHE_GB'],

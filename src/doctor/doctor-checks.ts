@@ -7,6 +7,7 @@ import { loadQueueConfig } from '../queue/queue-config.js';
 import { checkGitHubApp } from './doctor-github-check.js';
 import type { DoctorPorts } from './doctor-ports.js';
 import { type CheckResult, fail, messageOf, ok, skip } from './doctor-result.js';
+import { checkSetupSettings } from './doctor-setup-check.js';
 
 export type { CheckResult, CheckStatus } from './doctor-result.js';
 
@@ -96,8 +97,8 @@ function pingFailure(error: unknown, image: string, runtime?: string): CheckResu
   // selfdebug's own executor image is built, not pulled: a registry's answer about it misleads.
   const built = /^selfdebug-executor(:|$)/.test(image) && !(error instanceof ImageNotFoundError);
   const hint = built
-    ? '\nselfdebug-executor is built here, not pulled: `docker build -t selfdebug-executor docker/executor`, ' +
-      'or offline `npm run image:test` and SELFDEBUG_SANDBOX_IMAGE=selfdebug-executor:test.'
+    ? '\nselfdebug-executor is built here, not pulled: `npm run image` builds selfdebug-executor:latest ' +
+      'offline from the Debian mirror (or `docker build -t selfdebug-executor docker/executor`).'
     : '';
   return [
     ok('docker engine', 'answers'),
@@ -269,16 +270,18 @@ export async function runDoctorChecks(
   ports: DoctorPorts,
   scope: DoctorScope = { model: true, docker: true },
 ): Promise<CheckResult[]> {
-  const [sandbox, model, github, queue] = await Promise.all([
+  const [sandbox, setup, model, github, queue] = await Promise.all([
     scope.docker
       ? checkSandbox(env, ports, scope.containerSpec === false ? { containerSpec: false } : {})
       : Promise.resolve([]),
+    checkSetupSettings(env, ports),
     scope.model ? checkModel(ports) : Promise.resolve(undefined),
     checkGitHubApp(env, ports),
     checkQueue(env, ports, { redis: scope.redis !== false }),
   ]);
   return [
     ...sandbox,
+    setup,
     ...(model ? [model] : []),
     github,
     checkWebhookSecret(env),

@@ -1,3 +1,5 @@
+import { networkFailure } from './network-failure.js';
+
 /**
  * Tells an environment failure from a code failure by the structure of the
  * output: a shell that cannot find a program, an interpreter that cannot
@@ -10,6 +12,7 @@ export type EnvironmentProblemKind =
   | 'module-missing'
   | 'host-refused'
   | 'toolchain-missing'
+  | 'network-needed'
   | 'setup-failed';
 
 export interface EnvironmentProblem {
@@ -77,7 +80,13 @@ const NOT_FOUND = [
 ];
 
 export function classifyFailure(context: FailureContext): EnvironmentProblem | null {
-  return hostRefused(context) ?? commandNotFound(context) ?? moduleMissing(context);
+  return hostRefused(context) ?? commandNotFound(context) ?? moduleMissing(context) ?? networkNeeded(context);
+}
+
+/** A run that failed for want of the network (see network-failure.ts for when that is the run's failure). */
+export function networkNeeded(context: Pick<FailureContext, 'command' | 'exitCode' | 'output'>) {
+  const failure = networkFailure(context.command, context.exitCode, context.output);
+  return failure ? ({ kind: 'network-needed', ...failure } satisfies EnvironmentProblem) : null;
 }
 
 function commandNotFound(context: FailureContext): EnvironmentProblem | null {
@@ -204,7 +213,16 @@ export function classifySetupFailure(
   };
 }
 
-/** The paragraph shown to people: what is missing, the evidence, the change to make. */
-export function describeProblem(problem: EnvironmentProblem): string {
-  return `The reproduction failed because of the environment, not the code: ${problem.message} (\`${problem.evidence.replaceAll('`', "'")}\`) Change: ${problem.fix} No model attempt was spent.`;
+/**
+ * The paragraph shown to people: what is missing, the evidence, the change
+ * to make. `stage` names the run that failed: the reproduction (no attempt
+ * spent), or an attempt's run (no further attempt spent).
+ */
+export function describeProblem(
+  problem: EnvironmentProblem,
+  stage: { attempt: number } | null = null,
+): string {
+  const which = stage ? `The run of attempt ${stage.attempt}` : 'The reproduction';
+  const spent = stage ? 'No further model attempt was spent.' : 'No model attempt was spent.';
+  return `${which} failed because of the environment, not the code: ${problem.message} (\`${problem.evidence.replaceAll('`', "'")}\`) Change: ${problem.fix} ${spent}`;
 }

@@ -21,7 +21,7 @@ export class ImageNotFoundError extends SelfdebugError {
       'image-not-found',
       `The sandbox image "${image}" is not on the Docker engine${options.detail ? ` and could not be pulled (${options.detail})` : ''}. ` +
         'Check its name and tag (sandbox.image in .github/selfdebug.yml, or SELFDEBUG_SANDBOX_IMAGE); the default image is ' +
-        'built with `docker build -t selfdebug-executor docker/executor` (or `npm run image:test` offline).',
+        'built with `npm run image` (offline, from the Debian mirror) or `docker build -t selfdebug-executor docker/executor`.',
       options,
     );
     this.image = image;

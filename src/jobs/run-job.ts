@@ -11,9 +11,11 @@ import { SelfdebugError } from '../errors/selfdebug-error.js';
 import { type LoopResult, runLoop } from '../loop/run-loop.js';
 import type { LanguageModel } from '../model/language-model.js';
 import type { JobRequest } from '../queue/job-request.js';
+import { setupFailureMarkdown } from '../report/environment-summary.js';
 import { Redactor, redactingLogger } from '../report/index.js';
 import type { JobView } from '../report/job-view.js';
 import type { Sandbox, SandboxProvider } from '../sandbox/sandbox.js';
+import { EnvironmentSetupError } from '../sandbox/setup-error.js';
 import { withSandbox } from '../sandbox/with-sandbox.js';
 import type { Logger } from '../util/logger.js';
 import type { Workspace, WorkspaceProvider } from '../workspace/workspace.js';
@@ -285,7 +287,9 @@ async function endEarly(job: Job, error: unknown, target: JobTarget | null): Pro
   }
   const message = error instanceof SelfdebugError ? error.message : `Unexpected error: ${String(error)}`;
   job.logger.error({ job: request.id, error: String(error) }, 'job failed');
-  const view = await report.refused(`The job failed before it could finish: ${message}`, headSha);
+  // A failed setup step shows its output and hosts as Markdown; the plain message would run its lines together.
+  const shown = error instanceof EnvironmentSetupError ? setupFailureMarkdown(error) : message;
+  const view = await report.refused(`The job failed before it could finish: ${shown}`, headSha);
   if (!(error instanceof SelfdebugError)) throw error;
   return { view, problem: { kind: 'failed', message } };
 }

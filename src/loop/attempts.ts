@@ -1,3 +1,4 @@
+import { describeProblem, networkNeeded } from '../environment/classify-failure.js';
 import { InvalidModelOutputError } from '../errors/model-errors.js';
 import type { ExecResult } from '../sandbox/sandbox.js';
 import type { LoopEvent } from './events.js';
@@ -57,8 +58,23 @@ async function runAttempt(session: LoopSession, attempt: number, latest: LatestR
   const result = await session.execute(task.command);
   record.result = result;
   await session.emit({ type: 'executed', attempt, command: task.command, result });
-  if (result.exitCode === 0 || attempt === limits.maxAttempts) {
+  return afterRun(session, record, result, latest);
+}
+
+/** How a run ends the attempt: fixed, an environment that needs the network, the last attempt, or the model's call. */
+async function afterRun(
+  session: LoopSession,
+  record: AttemptRecord,
+  result: ExecResult,
+  latest: LatestRun,
+): Promise<Ending | null> {
+  const { limits, task } = session.input;
+  const attempt = record.attempt;
+  const offline = networkNeeded({ command: task.command, exitCode: result.exitCode, output: result.output });
+  if (result.exitCode === 0 || offline || attempt === limits.maxAttempts) {
     session.history.push(record);
+    // A run that needs the network fails the same way after any edit: no further attempt can help.
+    if (offline) return { outcome: 'environment', reason: describeProblem(offline, { attempt }) };
     return result.exitCode === 0
       ? { outcome: 'fixed', reason: `the command passed on attempt ${attempt}` }
       : null;

@@ -14,6 +14,8 @@ interface FileChange {
   before: string | null;
   after: string | null;
   mode: number | undefined;
+  /** Where a link inside the workspace led: the file the edit really changes. */
+  realPath?: string;
 }
 
 interface Baseline {
@@ -58,7 +60,12 @@ export class WorkspaceEditor {
         problems.push(error instanceof SelfdebugError ? error.message : String(error));
         continue;
       }
-      const known = pending.get(path) ?? (await this.current(path).catch(pathProblem));
+      let known = pending.get(path) ?? (await this.current(path).catch(pathProblem));
+      // An edit through a link changes the file it leads to: that file is what the run changed.
+      if (typeof known === 'object' && !(known instanceof WorkspacePathError) && known.realPath) {
+        path = known.realPath;
+        known = pending.get(path) ?? known;
+      }
       if (known instanceof WorkspacePathError) {
         problems.push(known.message);
         continue;
@@ -126,6 +133,8 @@ export class WorkspaceEditor {
     if (file === null) return { before: null, after: null, mode: undefined };
     const text = new TextDecoder('utf-8', { fatal: false }).decode(file.content);
     if (text.includes('\uFFFD') || file.content.includes(0)) return 'binary';
-    return { before: text, after: text, mode: file.mode };
+    const change: FileChange = { before: text, after: text, mode: file.mode };
+    if (file.realPath !== undefined) change.realPath = file.realPath;
+    return change;
   }
 }

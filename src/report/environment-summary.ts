@@ -1,4 +1,29 @@
 import type { PreparationReport } from '../sandbox/environment.js';
+import { codeBlock, sanitizeProse } from './sanitize.js';
+
+/** What a comment shows of a failed setup step (an EnvironmentSetupError's fields). */
+export interface SetupFailure {
+  /** What failed and what to change, one paragraph. */
+  summary: string;
+  /** The step's last lines, already redacted. */
+  lastLines: readonly string[];
+  report: PreparationReport;
+}
+
+/**
+ * A failed setup step for a comment or a check run: what failed and what to
+ * change, the step's last lines in a block nothing can break out of, and the
+ * hosts setup reached and was refused. The CLI and the log show the same
+ * facts as the error's plain message.
+ */
+export function setupFailureMarkdown(failure: SetupFailure): string {
+  const parts = [sanitizeProse(failure.summary)];
+  if (failure.lastLines.length > 0)
+    parts.push('Its last lines:', codeBlock(failure.lastLines.join('\n'), 'text'));
+  const egress = egressLine(failure.report.egress);
+  if (egress) parts.push(sanitizeProse(`${egress[0]!.toUpperCase()}${egress.slice(1)}.`));
+  return parts.join('\n\n');
+}
 
 /**
  * What preparing the environment did, in plain sentences: the image (and

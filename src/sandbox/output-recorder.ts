@@ -8,7 +8,10 @@ export class OutputRecorder {
   private readonly stderr: CappedOutput;
   private readonly combined: CappedOutput;
 
-  constructor(maxBytes: number = DEFAULT_MAX_OUTPUT_BYTES) {
+  constructor(
+    maxBytes: number = DEFAULT_MAX_OUTPUT_BYTES,
+    private readonly onOutput?: (chunk: Buffer) => void,
+  ) {
     this.stdout = new CappedOutput(maxBytes);
     this.stderr = new CappedOutput(maxBytes);
     this.combined = new CappedOutput(maxBytes);
@@ -17,6 +20,7 @@ export class OutputRecorder {
   write(stream: 'stdout' | 'stderr', chunk: Buffer): void {
     (stream === 'stdout' ? this.stdout : this.stderr).push(chunk);
     this.combined.push(chunk);
+    this.onOutput?.(chunk);
   }
 
   result(): { stdout: string; stderr: string; output: string; truncated: boolean } {

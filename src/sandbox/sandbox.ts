@@ -21,6 +21,8 @@ export interface ExecOptions {
   cwd?: string;
   /** Cap on captured bytes per stream; head and tail are kept and the cut is marked. */
   maxOutputBytes?: number;
+  /** Each piece of output (either stream) as it arrives, for progress; the result still holds all of it. */
+  onOutput?: (chunk: Buffer) => void;
 }
 
 export interface Sandbox {
@@ -32,9 +34,17 @@ export interface Sandbox {
   /** The workspace root as commands see it. */
   readonly workdir: string;
   exec(command: string, options?: ExecOptions): Promise<ExecResult>;
-  /** A workspace file, or null when there is no such regular file. `path` is relative to the workspace. */
+  /**
+   * A workspace file read as the sandbox user, or null when there is no such
+   * regular file. `path` is relative to the workspace; links are followed only
+   * while they stay inside it (one leading out is a WorkspacePathError).
+   */
   readFile(path: string): Promise<WorkspaceFile | null>;
-  /** Writes a workspace file (and its folders) as the sandbox user. `path` is relative to the workspace. */
+  /**
+   * Writes a workspace file (and its folders) as the sandbox user. `path` is
+   * relative to the workspace; a link inside it is written through, one leading
+   * out is a WorkspacePathError.
+   */
   writeFile(path: string, content: string | Buffer, mode?: number): Promise<void>;
   /**
    * Makes the sandbox workspace a copy of `hostDir` (files removed on the host go too), without the
@@ -69,6 +79,13 @@ export interface WorkspaceFile {
   content: Buffer;
   /** Permission bits, so rewriting a script keeps it executable. */
   mode: number;
+  /** Where the content lives, relative to the workspace, when links inside it led there from `path`. */
+  realPath?: string;
+  /**
+   * The symbolic link in the path's own place, at its real location, with its
+   * target as stored (what git keeps of a link); its target stays inside.
+   */
+  symlink?: { path: string; target: string };
 }
 
 export const DEFAULT_FILE_MODE = 0o644;

@@ -1,9 +1,10 @@
 import { constants } from 'node:fs';
-import { lstat, mkdir, open, unlink } from 'node:fs/promises';
+import { lstat, mkdir, open, symlink, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WorkspacePathError } from '../errors/sandbox-errors.js';
 import { SelfdebugError } from '../errors/selfdebug-error.js';
-import type { RefusedEntry, Sandbox } from '../sandbox/sandbox.js';
+import { resolveInside } from '../sandbox/resolve-inside.js';
+import type { RefusedEntry, Sandbox, WorkspaceFile } from '../sandbox/sandbox.js';
 import { workspacePath } from '../sandbox/workspace-path.js';
 
 export interface CopyBackReport {
@@ -35,11 +36,12 @@ export async function copyBack(
       if (file === null) {
         report.refused.push({
           path,
-          reason: 'in the sandbox it is no longer a regular file (gone, a link, a fifo, or too large)',
+          reason:
+            'in the sandbox it is no longer a regular file (gone, a dangling link, a fifo, or too large)',
         });
         continue;
       }
-      await writeInside(dir, relative, file.content, file.mode);
+      await writeFileBack(dir, relative, file);
       report.written.push(path);
     } catch (error) {
       if (!(error instanceof SelfdebugError)) throw error;
@@ -47,6 +49,18 @@ export async function copyBack(
     }
   }
   return report;
+}
+
+/**
+ * Writes what the sandbox read at `relative`: the content where links inside
+ * the workspace led (the sandbox refused any leading out), then the link in
+ * the path's own place as a link, as git stores one. Both places pass
+ * workspacePath again: the sandbox's answer is untrusted.
+ */
+async function writeFileBack(root: string, relative: string, file: WorkspaceFile): Promise<void> {
+  await writeInside(root, workspacePath(file.realPath ?? relative), file.content, file.mode);
+  if (file.symlink !== undefined)
+    await writeLinkInside(root, workspacePath(file.symlink.path), file.symlink.target);
 }
 
 /**
@@ -60,6 +74,27 @@ export async function writeInside(
   content: Buffer,
   mode: number,
 ): Promise<void> {
+  const target = await clearedPlace(root, relative);
+  const permissions = mode & 0o777;
+  const handle = await open(
+    target,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
+    permissions,
+  );
+  try {
+    await handle.writeFile(content);
+    await handle.chmod(permissions);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Makes the folders of `relative` under `root`, none through a link, and
+ * clears its own place of anything but a regular file (a link of the
+ * checkout makes way for the sandbox's entry); returns the absolute path.
+ */
+async function clearedPlace(root: string, relative: string): Promise<string> {
   const parts = relative.split('/');
   let folder = root;
   for (const part of parts.slice(0, -1)) {
@@ -76,19 +111,24 @@ export async function writeInside(
   const target = join(root, relative);
   const existing = await lstat(target).catch(missing);
   if (existing?.isDirectory()) throw hostRefusal(relative, 'on the host it is a folder');
-  // The sandbox's copy is a regular file now; the checkout's link (data of the repository) makes way for it.
   if (existing && !existing.isFile()) await unlink(target);
-  const permissions = mode & 0o777;
-  const handle = await open(
-    target,
-    constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
-    permissions,
-  );
-  try {
-    await handle.writeFile(content);
-    await handle.chmod(permissions);
-  } finally {
-    await handle.close();
+  return target;
+}
+
+/**
+ * Writes a symbolic link at `relative` under `root`, and takes it away again
+ * unless it stays inside `root` on the host too (links the checkout already
+ * holds could lead a link that stayed inside the sandbox out).
+ */
+async function writeLinkInside(root: string, relative: string, linkTarget: string): Promise<void> {
+  const place = await clearedPlace(root, relative);
+  await unlink(place).catch(missing);
+  await symlink(linkTarget, place);
+  const landed = await resolveInside(root, relative);
+  if (landed instanceof WorkspacePathError) {
+    await unlink(place);
+    const how = landed.problem === 'link-loop' ? 'loops' : 'leads out of the checkout';
+    throw hostRefusal(relative, `on the host the link to "${linkTarget}" ${how}`);
   }
 }
 

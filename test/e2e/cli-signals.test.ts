@@ -64,7 +64,10 @@ describeWithDocker('selfdebug fix stopped by a signal', () => {
           ...['--dir', dir, '--image', TEST_IMAGE, '--command', 'python3 app.py'],
           ...['--setup', `sleep 3600 # ${marker}`, '--replay', replay],
         ],
-        cleanEnvironment({ SELFDEBUG_ENVIRONMENT_CACHE_DIR: await tempDir('selfdebug-e2e-cache-') }),
+        cleanEnvironment({
+          SELFDEBUG_SANDBOX_IMAGE: TEST_IMAGE,
+          SELFDEBUG_ENVIRONMENT_CACHE_DIR: await tempDir('selfdebug-e2e-cache-'),
+        }),
       );
       let job: string | null = null;
       await until(

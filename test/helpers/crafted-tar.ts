@@ -6,6 +6,9 @@ export interface CraftedEntry {
   body?: string;
   linkname?: string;
   mode?: number;
+  /** Owner ids; 1000 (the sandbox user) unless given. */
+  uid?: number;
+  gid?: number;
 }
 
 const FLAGS = { file: '0', link: '1', symlink: '2', char: '3', block: '4', directory: '5', fifo: '6' };
@@ -22,8 +25,8 @@ export function craftedTar(entries: CraftedEntry[]): Readable {
     const header = Buffer.alloc(512);
     header.write(entry.name, 0, 100);
     header.write(`${(entry.mode ?? 0o644).toString(8).padStart(7, '0')}\0`, 100);
-    header.write('0001750\0', 108);
-    header.write('0001750\0', 116);
+    header.write(`${(entry.uid ?? 1000).toString(8).padStart(7, '0')}\0`, 108);
+    header.write(`${(entry.gid ?? 1000).toString(8).padStart(7, '0')}\0`, 116);
     header.write(`${body.length.toString(8).padStart(11, '0')}\0`, 124);
     header.write('00000000000\0', 136);
     header.write('        ', 148);

@@ -25,7 +25,7 @@ export async function dockerProblem(): Promise<string | null> {
   try {
     await docker.getImage(TEST_IMAGE).inspect();
   } catch {
-    return `the test image ${TEST_IMAGE} is missing (npm run image:test builds it)`;
+    return `the test image ${TEST_IMAGE} is missing (npm run image:test builds it, as .ci/run does)`;
   }
   return null;
 }

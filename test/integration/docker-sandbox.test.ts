@@ -7,6 +7,7 @@ import type { SandboxConfigInput } from '../../src/config/sandbox-config.js';
 import { ContainerDiedError, EngineUnreachableError, ImagePullError } from '../../src/errors/index.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import { sandboxContract } from '../contract/sandbox-contract.js';
+import { sandboxLinksContract } from '../contract/sandbox-links-contract.js';
 import { describeWithDocker, TEST_SANDBOX } from '../helpers/docker.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
 
@@ -25,6 +26,7 @@ async function containerExists(id: string): Promise<boolean> {
 
 describeWithDocker('DockerSandbox', () => {
   sandboxContract({ name: 'docker', provider: () => provider(), exists: containerExists });
+  sandboxLinksContract({ name: 'docker', provider: () => provider(), exists: containerExists });
 
   // What the container stops (network, root, limits, detached processes, …) is tested as attacks in
   // test/security/sandbox-attacks.test.ts; here, that the configuration reaches the engine.

@@ -10,6 +10,7 @@ import { parseSandboxConfig } from '../../src/config/load-config.js';
 import { slottedSandboxes } from '../../src/jobs/guarded-ports.js';
 import { noMetrics } from '../../src/metrics/metrics.js';
 import { sandboxContract } from '../contract/sandbox-contract.js';
+import { sandboxLinksContract } from '../contract/sandbox-links-contract.js';
 import { heldLease } from '../fakes/held-lease.js';
 import { ManualTimers } from '../helpers/manual-timers.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
@@ -25,6 +26,7 @@ const exists = async (id: string) =>
   );
 
 sandboxContract({ name: 'local child processes', provider: local, exists, timers });
+sandboxLinksContract({ name: 'local child processes', provider: local, exists, timers });
 
 // The wrappers that implement the port keep its promises too, over the sandbox they wrap.
 sandboxContract({

@@ -1,7 +1,13 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runLoop } from '../../src/loop/run-loop.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
-import { limits, types, useLocalSandboxes } from '../helpers/loop-fixtures.js';
+import { fix, limits, types, useLocalSandboxes } from '../helpers/loop-fixtures.js';
+
+/** npm's real output for `npm test` whose tests pass and whose `posttest` hook (`npm audit`) has no network. */
+const posttestOutput: string = JSON.parse(
+  readFileSync(new URL('../fixtures/network-failures/npm-posttest-audit.json', import.meta.url), 'utf8'),
+).output;
 
 describe('runLoop: environment problems', () => {
   const sandboxWith = useLocalSandboxes();
@@ -35,5 +41,48 @@ describe('runLoop: environment problems', () => {
     });
     expect(result.outcome).not.toBe('environment');
     expect(model.calls.length).toBeGreaterThan(0);
+  });
+
+  it('a reproduction whose posttest hook needs the network stops before the model, with the way round it', async () => {
+    const sandbox = await sandboxWith({ 'npm-test.txt': posttestOutput });
+    const model = new ScriptedModel([]);
+    const result = await runLoop({
+      task: { description: 'npm test fails', command: 'cat npm-test.txt; exit 1' },
+      limits: limits(),
+      model,
+      sandbox,
+    });
+    expect(result.outcome).toBe('environment');
+    expect(result.reason).toContain('The reproduction failed because of the environment');
+    expect(result.reason).toContain('`posttest` hook');
+    expect(result.reason).toContain('npm run tests-only');
+    expect(result.attempts).toBe(0);
+    expect(model.calls).toEqual([]);
+  });
+
+  it('an attempt whose fix passes the tests but not the networked hook ends there, with no further attempt', async () => {
+    // The tests fail until the fix; then npm goes on to the posttest hook, which needs the network.
+    const sandbox = await sandboxWith({
+      'npm-test.sh':
+        'if grep -q fixed value.txt; then cat npm-test.txt; else echo "not ok 1 - adds"; fi; exit 1\n',
+      'npm-test.txt': posttestOutput,
+      'value.txt': 'broken\n',
+    });
+    const model = new ScriptedModel([
+      fix('value.txt is wrong', [{ path: 'value.txt', search: 'broken', replace: 'fixed' }]),
+    ]);
+    const result = await runLoop({
+      task: { description: 'npm test fails', command: 'bash npm-test.sh' },
+      limits: limits({ maxAttempts: 3 }),
+      model,
+      sandbox,
+    });
+    expect(result.outcome).toBe('environment');
+    expect(result.reason).toContain('The run of attempt 1 failed because of the environment');
+    expect(result.reason).toContain('No further model attempt was spent');
+    expect(result.attempts).toBe(1);
+    // Only the proposal: no retry decision, no second attempt, no reflection.
+    expect(model.calls.map((call) => call.purpose)).toEqual(['generate']);
+    expect(types(result.events)).toContain('executed');
   });
 });

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { lstat, mkdir, readdir, readFile, readlink, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, readlink, stat, symlink, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import Docker from 'dockerode';
@@ -280,23 +280,27 @@ describeWithDocker('copy-back attacks', () => {
 
   attack(
     'hard link to a symlink',
-    'kept as a symlink to the same target (copy-back no longer fails on it)',
+    'kept as a symlink to the same target when that stays inside; left out and listed when it leads out',
     async () => {
       const { sandbox, host } = await openWith();
       await inside(
         sandbox,
-        'ln -s /usr/bin/python3 py && ln -P py py-hard && ln -s nowhere dangling && ln -P dangling dangling-hard && ' +
+        'echo ok > ok.txt && ln -s ok.txt mine && ln -P mine mine-hard && ln -s nowhere dangling && ' +
+          'ln -P dangling dangling-hard && ln -s /usr/bin/python3 py && ln -P py py-hard && ' +
           // find, not stat: the gVisor Debian ships answers statx with EINVAL.
-          "echo ok > ok.txt && find py-hard -printf '%n\\n'",
+          "find py-hard -printf '%n\n'",
       );
       const report = await sandbox.copyOut(host);
-      expect(report.refused).toEqual([]);
-      expect(await readlink(join(host, 'py-hard'))).toBe('/usr/bin/python3');
+      expect(report.refused.map((entry) => entry.path).sort()).toEqual(['py', 'py-hard']);
+      expect(await readlink(join(host, 'mine-hard'))).toBe('ok.txt');
       expect(await readlink(join(host, 'dangling-hard'))).toBe('nowhere');
       expect(await readFile(join(host, 'ok.txt'), 'utf8')).toBe('ok\n');
-      // The file-by-file path never takes a link: it says so instead of failing.
-      const back = await copyBack(sandbox, ['py-hard'], await tempDir());
-      expect(back).toMatchObject({ written: [], refused: [{ path: 'py-hard' }] });
+      // The file-by-file path takes a link inside as a link, and says why it refuses the other.
+      const dest = await tempDir();
+      const back = await copyBack(sandbox, ['mine-hard', 'py-hard'], dest);
+      expect(back).toMatchObject({ written: ['mine-hard'], refused: [{ path: 'py-hard' }] });
+      expect(await readlink(join(dest, 'mine-hard'))).toBe('ok.txt');
+      expect(await readFile(join(dest, 'ok.txt'), 'utf8')).toBe('ok\n');
     },
     DOCKER_TIMEOUT,
   );
@@ -322,10 +326,14 @@ describeWithDocker('copy-back attacks', () => {
     async () => {
       const outside = await target();
       const { sandbox, host } = await openWith({ 'src/app.py': 'print(1)\n' });
-      // First the folder becomes a link to the host's folder, and copy-back keeps the link as data...
+      // First the folder becomes a link to the host's folder: copy-back leaves it out...
       await inside(sandbox, `rm -rf src && ln -s ${outside.dir} src`);
-      expect((await sandbox.copyOut(host)).refused).toEqual([]);
-      expect(await readlink(join(host, 'src'))).toBe(outside.dir);
+      expect((await sandbox.copyOut(host)).refused).toEqual([
+        { path: 'src', reason: `it is a link to "${outside.dir}", which leads out of the workspace` },
+      ]);
+      expect(await lstat(join(host, 'src')).catch(() => null)).toBeNull();
+      // ...but the checkout may hold one anyway (a repository can commit it)...
+      await symlink(outside.dir, join(host, 'src'));
       // ...then a real folder takes its place in the sandbox, and the host is asked to write into it.
       await inside(sandbox, 'rm src && mkdir src && echo pwned > src/keep.txt && echo pwned > src/new.py');
       const back = await copyBack(sandbox, ['src/keep.txt', 'src/new.py'], host);
@@ -348,7 +356,8 @@ describeWithDocker('copy-back attacks', () => {
         LIMITS,
       );
       await outside.unchanged();
-      expect(refused.map((entry) => entry.path)).toEqual(['src', 'src/keep.txt']);
+      expect(refused.map((entry) => entry.path)).toEqual(['src', 'src/keep.txt', 'src']);
+      expect(await lstat(join(dest, 'src')).catch(() => null)).toBeNull();
     },
     DOCKER_TIMEOUT,
   );
@@ -402,18 +411,23 @@ describeWithDocker('copy-back attacks', () => {
   );
 
   attack(
-    'symlinks kept as links',
-    'links come back as links and are never followed',
+    'symlinks: kept inside, left out when they lead out',
+    'links inside come back as links; links leading out (absolute, `..`) are left out and listed, never followed',
     async () => {
       const { sandbox, host } = await openWith({ 'README.md': 'readme\n' });
       await inside(sandbox, 'ln -s /etc/shadow shadow && ln -s README.md readme-link && ln -s ../../.. up');
-      expect((await sandbox.copyOut(host)).refused).toEqual([]);
-      expect(await readlink(join(host, 'shadow'))).toBe('/etc/shadow');
+      expect((await sandbox.copyOut(host)).refused.map((entry) => entry.path).sort()).toEqual([
+        'shadow',
+        'up',
+      ]);
       expect(await readlink(join(host, 'readme-link'))).toBe('README.md');
-      expect(await readlink(join(host, 'up'))).toBe('../../..');
+      for (const name of ['shadow', 'up']) expect(await lstat(join(host, name)).catch(() => null)).toBeNull();
       const back = await copyBack(sandbox, ['shadow', 'up'], await tempDir());
       expect(back.written).toEqual([]);
-      expect(back.refused.map((entry) => entry.path)).toEqual(['shadow', 'up']);
+      expect(back.refused).toEqual([
+        { path: 'shadow', reason: expect.stringContaining('"shadow" leads out of the workspace') },
+        { path: 'up', reason: expect.stringContaining('"up" leads out of the workspace') },
+      ]);
     },
     DOCKER_TIMEOUT,
   );

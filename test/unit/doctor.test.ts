@@ -130,7 +130,7 @@ describe('selfdebug doctor', () => {
     const result = await doctor(GOOD_ENV, healthy({ pingSandbox: () => Promise.reject(error) }));
     expect(result.code).toBe(1);
     expect(row(result.stdout, 'sandbox image')).toMatch(
-      /fix: Pulling the sandbox image.*\n.*built here, not pulled: `docker build -t selfdebug-executor docker\/executor`.*npm run image:test/,
+      /fix: Pulling the sandbox image.*\n.*built here, not pulled: `npm run image` builds selfdebug-executor:latest.*docker build -t selfdebug-executor docker\/executor/,
     );
   });
 

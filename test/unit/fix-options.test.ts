@@ -63,6 +63,9 @@ describe('parseFixOptions', () => {
       patch: undefined,
       replay: undefined,
       record: undefined,
+      allowHosts: [],
+      caCerts: undefined,
+      setupEnvFile: undefined,
     });
   });
 
@@ -94,6 +97,14 @@ describe('parseFixOptions', () => {
       'session.json',
       '--record',
       'again.json',
+      '--allow-host',
+      'npm.mirror.test',
+      '--allow-host',
+      'git.mirror.test:8443',
+      '--ca-certs',
+      'ca.pem',
+      '--setup-env-file',
+      'setup.env',
     ]);
     expect(options).toEqual({
       command: 'npm test',
@@ -109,6 +120,9 @@ describe('parseFixOptions', () => {
       patch: 'fix.diff',
       replay: 'session.json',
       record: 'again.json',
+      allowHosts: ['npm.mirror.test', 'git.mirror.test:8443'],
+      caCerts: 'ca.pem',
+      setupEnvFile: 'setup.env',
     });
   });
 

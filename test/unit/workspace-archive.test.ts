@@ -14,22 +14,46 @@ const LIMITS = { maxBytes: 64 * 1024, maxEntries: 1000 };
 describe('extractWorkspace', () => {
   const tempDir = useTempDirs();
 
-  it('re-roots entries under the destination and keeps symlinks as data', async () => {
+  it('re-roots entries under the destination, keeps links inside as data, and leaves out links leading out', async () => {
     const dest = await tempDir();
     const refused = await extractWorkspace(
       craftedTar([
         { name: 'workspace/', type: 'directory' },
         { name: 'workspace/a.txt', body: 'A' },
         { name: 'workspace/sub/b.txt', body: 'B' },
+        { name: 'workspace/sub/up', type: 'symlink', linkname: '../a.txt' },
         { name: 'workspace/python', type: 'symlink', linkname: '/usr/bin/python3' },
+        { name: 'workspace/parent', type: 'symlink', linkname: 'sub/../..' },
       ]),
       dest,
       LIMITS,
     );
-    expect(refused).toEqual([]);
+    expect(refused).toEqual([
+      { path: 'python', reason: 'it is a link to "/usr/bin/python3", which leads out of the workspace' },
+      { path: 'parent', reason: 'it is a link to "sub/../..", which leads out of the workspace' },
+    ]);
     expect(await readFile(join(dest, 'a.txt'), 'utf8')).toBe('A');
     expect(await readFile(join(dest, 'sub/b.txt'), 'utf8')).toBe('B');
-    expect(await readlink(join(dest, 'python'))).toBe('/usr/bin/python3');
+    expect(await readlink(join(dest, 'sub/up'))).toBe('../a.txt');
+    expect((await readdir(dest)).sort()).toEqual(['a.txt', 'sub']);
+  });
+
+  it('leaves out what the sandbox user could not read, which the engine packed as root', async () => {
+    const dest = await tempDir();
+    const refused = await extractWorkspace(
+      craftedTar([
+        { name: 'workspace/mine.txt', body: 'mine', mode: 0o600, uid: 1000, gid: 1000 },
+        { name: 'workspace/shadow', body: 'secret', mode: 0o600, uid: 0, gid: 0 },
+        { name: 'workspace/shadow-again', type: 'link', linkname: 'workspace/shadow' },
+        { name: 'workspace/locked/', type: 'directory', mode: 0o700, uid: 0, gid: 0 },
+        { name: 'workspace/locked/key', body: 'secret', mode: 0o644, uid: 0, gid: 0 },
+      ]),
+      dest,
+      { ...LIMITS, reader: { uid: 1000, gid: 1000 } },
+    );
+    expect(refused.map((entry) => entry.path)).toEqual(['shadow', 'shadow-again', 'locked']);
+    expect(refused[0]?.reason).toBe('the sandbox user may not read it; only root could');
+    expect(await readdir(dest)).toEqual(['mine.txt']);
   });
 
   it('skips and lists entries that climb out, absolute names, devices, fifos and hard links leaving the workspace', async () => {
@@ -67,7 +91,7 @@ describe('extractWorkspace', () => {
       craftedTar([
         { name: 'workspace/a.txt', body: 'A' },
         { name: 'workspace/b.txt', type: 'link', linkname: 'workspace/a.txt' },
-        { name: 'workspace/py', type: 'symlink', linkname: '/usr/bin/python3' },
+        { name: 'workspace/py', type: 'symlink', linkname: 'a.txt' },
         { name: 'workspace/py-hard', type: 'link', linkname: 'workspace/py' },
         { name: 'workspace/dangling', type: 'symlink', linkname: 'nowhere' },
         { name: 'workspace/dangling-hard', type: 'link', linkname: 'workspace/dangling' },
@@ -77,7 +101,7 @@ describe('extractWorkspace', () => {
     );
     expect(refused).toEqual([]);
     expect((await stat(join(dest, 'b.txt'))).ino).toBe((await stat(join(dest, 'a.txt'))).ino);
-    expect(await readlink(join(dest, 'py-hard'))).toBe('/usr/bin/python3');
+    expect(await readlink(join(dest, 'py-hard'))).toBe('a.txt');
     expect(await readlink(join(dest, 'dangling-hard'))).toBe('nowhere');
   });
 
@@ -98,8 +122,9 @@ describe('extractWorkspace', () => {
     );
     expect((await stat(outside)).mode).toBe(before);
     expect(await readdir(outside)).toEqual([]);
-    expect(refused.map((entry) => entry.path)).toEqual(['src', 'src/evil.txt', 'file.txt/below']);
-    expect((await lstat(join(dest, 'src'))).isSymbolicLink()).toBe(true);
+    // The link itself leads out, so it is left out too once the archive is read.
+    expect(refused.map((entry) => entry.path)).toEqual(['src', 'src/evil.txt', 'file.txt/below', 'src']);
+    expect(await lstat(join(dest, 'src')).catch(() => null)).toBeNull();
   });
 
   it('leaves every .git folder out, listing each once', async () => {

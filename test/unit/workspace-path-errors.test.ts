@@ -49,16 +49,21 @@ describe('workspace path errors, mapped at the adapter edge', () => {
   });
 
   it('reads the Docker adapter’s path check', () => {
-    expect(parsePathCheck('total.py/x.py', 'not-a-folder\ntotal.py')).toMatchObject({
+    const nul = (...fields: string[]) => Buffer.from(fields.join('\0'));
+    expect(parsePathCheck('total.py/x.py', nul('not-a-folder', 'total.py'))).toMatchObject({
       problem: 'not-a-folder',
       message: expect.stringContaining('"total.py" is a file, not a folder'),
     });
-    expect(parsePathCheck('pkg', 'is-a-folder')).toMatchObject({ problem: 'is-a-folder' });
-    expect(parsePathCheck('a.py', 'ok')).toBeNull();
+    expect(parsePathCheck('pkg', nul('is-a-folder', ''))).toMatchObject({ problem: 'is-a-folder' });
+    expect(parsePathCheck('up/a.py', nul('outside-link', 'up'))).toMatchObject({ problem: 'outside-link' });
+    // A write lands where the links inside the workspace lead.
+    expect(parsePathCheck('alias.py', nul('ok', 'src/real.py'))).toEqual({ resolved: 'src/real.py' });
     // Each leading folder is checked, shortest first.
     expect(pathCheckCommand('/workspace', 'a/b/c.py').slice(3)).toEqual([
       '/workspace',
+      'write',
       'a/b/c.py',
+      '0',
       'a',
       'a/b',
     ]);

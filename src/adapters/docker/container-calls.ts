@@ -4,7 +4,7 @@ import { ContainerDiedError, type SelfdebugError } from '../../errors/index.js';
 import { OutputRecorder } from '../../sandbox/output-recorder.js';
 import { OOM_REASON } from '../../sandbox/sandbox.js';
 import { mapDockerError } from './map-docker-error.js';
-import { StreamDemuxer } from './stream-demuxer.js';
+import { type DemuxedStream, StreamDemuxer } from './stream-demuxer.js';
 
 /**
  * The engine calls a sandbox makes on its container, each with its failure
@@ -21,20 +21,48 @@ export class ContainerCalls {
 
   /** Runs a helper command of our own (kill, clear, counters) and returns its stdout. */
   async runQuiet(cmd: string[]): Promise<{ exitCode: number; stdout: string; output: string }> {
+    const recorder = new OutputRecorder(64 * 1024);
+    const exitCode = await this.run(cmd, (name, payload) => recorder.write(name, payload));
+    const { stdout, output } = recorder.result();
+    return { exitCode, stdout, output };
+  }
+
+  /** Runs `cmd` as the sandbox user, handing each frame of its output to `onFrame`; returns its exit code. */
+  private async run(
+    cmd: string[],
+    onFrame: (stream: DemuxedStream, payload: Buffer) => void,
+  ): Promise<number> {
     const exec = await this.engine(() =>
-      this.container.exec({
-        Cmd: cmd,
-        User: this.user,
-        AttachStdout: true,
-        AttachStderr: true,
-        Tty: false,
-      }),
+      this.container.exec({ Cmd: cmd, User: this.user, AttachStdout: true, AttachStderr: true, Tty: false }),
     );
     const stream = (await this.engine(() => exec.start({ hijack: true, stdin: false }))) as Duplex;
-    const recorder = new OutputRecorder(64 * 1024);
-    await drain(stream, new StreamDemuxer((name, payload) => recorder.write(name, payload)));
-    const { stdout, output } = recorder.result();
-    return { exitCode: await this.exitCodeOf(exec), stdout, output };
+    await drain(stream, new StreamDemuxer(onFrame));
+    return this.exitCodeOf(exec);
+  }
+
+  /**
+   * Runs a helper command and keeps its stdout as bytes (a file's content),
+   * at most `maxBytes` of them; stderr is kept as text for the error message.
+   */
+  async runBytes(
+    cmd: string[],
+    maxBytes: number,
+  ): Promise<{ exitCode: number; stdout: Buffer; stderr: string }> {
+    const stdout: Buffer[] = [];
+    const stderr = new OutputRecorder(16 * 1024);
+    let kept = 0;
+    const exitCode = await this.run(cmd, (name, payload) => {
+      if (name === 'stderr') stderr.write(name, payload);
+      else if (kept < maxBytes) {
+        stdout.push(payload.subarray(0, maxBytes - kept));
+        kept += payload.length;
+      }
+    });
+    return {
+      exitCode,
+      stdout: Buffer.concat(stdout),
+      stderr: stderr.result().stderr,
+    };
   }
 
   async exitCodeOf(exec: Docker.Exec): Promise<number> {

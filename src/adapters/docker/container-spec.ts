@@ -1,5 +1,7 @@
 import type { ContainerCreateOptions } from 'dockerode';
 import type { SandboxConfig } from '../../config/sandbox-config.js';
+import type { SetupExtras } from '../../config/setup-extras.js';
+import { caEnvironment, caMounts } from './ca-trust.js';
 import { containerLabels } from './labels.js';
 
 /**
@@ -23,10 +25,13 @@ export function containerSpec(
     image?: string;
     networkMode?: string;
     readOnlyMounts?: readonly string[];
+    /** The operator's certificates (SELFDEBUG_EXTRA_CA_CERTS), trusted in the loop as in setup. */
+    caCerts?: SetupExtras['caCerts'];
     /** The keeper's command: a prepared image's own (see keeper.ts), else the image's `sleep`. */
     keeper?: string[];
   } = {},
 ): ContainerCreateOptions {
+  const trust = caEnvironment(options.caCerts ?? null);
   const networkMode = config.network === 'host' ? 'host' : (options.networkMode ?? 'none');
   const memoryBytes = (config.memoryMb + config.workspaceMb) * 1024 * 1024;
   return {
@@ -40,7 +45,7 @@ export function containerSpec(
     User: keeperUser(config.user),
     WorkingDir: config.workdir,
     // PATH is the image's own: toolchain images put their tools on it (/usr/local/go/bin, /usr/local/cargo/bin).
-    Env: ['HOME=/tmp', 'LANG=C.UTF-8'],
+    Env: ['HOME=/tmp', 'LANG=C.UTF-8', ...Object.entries(trust).map(([name, value]) => `${name}=${value}`)],
     Labels: containerLabels(jobId),
     NetworkDisabled: networkMode === 'none',
     AttachStdin: false,
@@ -49,7 +54,11 @@ export function containerSpec(
     Tty: false,
     HostConfig: {
       ...lockedDownHost(config, networkMode, memoryBytes),
-      Mounts: [workspaceMount(config), ...(options.readOnlyMounts ?? []).map(readOnlyBind)],
+      Mounts: [
+        workspaceMount(config),
+        ...(options.readOnlyMounts ?? []).map(readOnlyBind),
+        ...caMounts(options.caCerts ?? null),
+      ],
       ReadonlyRootfs: config.readOnlyRootFilesystem,
       AutoRemove: false,
       Privileged: false,

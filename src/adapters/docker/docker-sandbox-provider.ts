@@ -1,5 +1,6 @@
 import type Docker from 'dockerode';
 import type { SandboxConfig } from '../../config/sandbox-config.js';
+import type { SetupExtras } from '../../config/setup-extras.js';
 import { RuntimeMissingError, WorkspaceFullError } from '../../errors/index.js';
 import { credentialNotes } from '../../sandbox/credential-plan.js';
 import type { PreparationReport } from '../../sandbox/environment.js';
@@ -28,6 +29,7 @@ export class DockerSandboxProvider implements SandboxProvider {
   private readonly cache: EnvironmentCache;
   private reaped: Promise<void> | undefined;
   private readonly readOnlyMounts: readonly string[];
+  private readonly caCerts: SetupExtras['caCerts'];
 
   constructor(
     private readonly config: SandboxConfig,
@@ -38,9 +40,12 @@ export class DockerSandboxProvider implements SandboxProvider {
       egressLookup?: EgressLookup;
       /** Host folders mounted read-only at the same path in each job's container (the runner's tool cache). */
       readOnlyMounts?: readonly string[];
+      /** The operator's setup variables, mirrors and certificates (SELFDEBUG_SETUP_ENV_FILE, SELFDEBUG_EXTRA_CA_CERTS). */
+      setupExtras?: SetupExtras;
     } = {},
   ) {
     this.readOnlyMounts = options.readOnlyMounts ?? [];
+    this.caCerts = options.setupExtras?.caCerts ?? null;
     this.docker = docker;
     this.endpoint = describeEndpoint(docker);
     this.images = new ImageStore(docker, this.endpoint, credentials);
@@ -62,6 +67,7 @@ export class DockerSandboxProvider implements SandboxProvider {
       this.endpoint,
       logger,
       options.egressLookup,
+      options.setupExtras,
     );
   }
 
@@ -107,6 +113,7 @@ export class DockerSandboxProvider implements SandboxProvider {
       image: prepared.image,
       networkMode: sidecars.networkMode,
       readOnlyMounts: this.readOnlyMounts,
+      caCerts: this.caCerts,
       // After setup the image's own files are setup's: the keeper is the one the App wrote in.
       ...(prepared.report.cacheKey ? { keeper: [KEEPER_PATH] } : {}),
     });

@@ -8,7 +8,7 @@ import {
   nameTooLong,
   SelfdebugError,
   WorkspaceFullError,
-  type WorkspacePathError,
+  WorkspacePathError,
   WorkspaceTransferError,
   workspacePathProblem,
 } from '../../errors/index.js';
@@ -31,8 +31,14 @@ import { replaceDirectoryContents } from '../../util/replace-directory-contents.
 import { ContainerCalls, drain } from './container-calls.js';
 import { PREPARED_WORKSPACE } from './environment-cache.js';
 import { killCommand, OOM_COUNTER_COMMAND, parseOomCount, runCommand } from './exec-wrapper.js';
-import { parsePathCheck, pathCheckCommand } from './path-check.js';
-import { readSingleFile, singleFileArchive } from './single-file-archive.js';
+import {
+  parsePathCheck,
+  parseReadFile,
+  pathCheckCommand,
+  readFileCommand,
+  workspaceFile,
+} from './path-check.js';
+import { singleFileArchive } from './single-file-archive.js';
 import { StreamDemuxer } from './stream-demuxer.js';
 import { extractWorkspace, packWorkspace } from './workspace-archive.js';
 
@@ -40,6 +46,15 @@ import { extractWorkspace, packWorkspace } from './workspace-archive.js';
 const KILL_GRACE_MS = 2000;
 /** Files larger than this are not read back whole (the model gets line ranges through exec instead). */
 const MAX_READ_BYTES = 16 * 1024 * 1024;
+
+/** Room for the read command's header (mode, resolved path, link target) before the file's bytes. */
+const READ_HEADER_BYTES = 16 * 1024;
+
+/** The numeric uid and gid of a `uid:gid` user setting. */
+function ownerOf(user: string): { uid: number; gid: number } {
+  const [uid = 1000, gid = uid] = user.split(':').map(Number);
+  return { uid, gid };
+}
 
 /** A workspace path, refused before the engine sees a name no file system takes (it would answer a bare 500). */
 function checkedPath(path: string): string {
@@ -89,7 +104,10 @@ export class DockerSandbox implements Sandbox {
     const timeoutSeconds = options.timeoutSeconds ?? this.config.commandTimeoutSeconds;
     const started = performance.now();
     const pidFile = `/tmp/.selfdebug-exec-${randomUUID()}`;
-    const recorder = new OutputRecorder(options.maxOutputBytes ?? this.config.maxOutputBytes);
+    const recorder = new OutputRecorder(
+      options.maxOutputBytes ?? this.config.maxOutputBytes,
+      options.onOutput,
+    );
     const demuxer = new StreamDemuxer((stream, payload) => recorder.write(stream, payload));
 
     const exec = await this.calls.engine(() =>
@@ -127,30 +145,31 @@ export class DockerSandbox implements Sandbox {
 
   async readFile(path: string): Promise<WorkspaceFile | null> {
     const relative = checkedPath(path);
-    const target = posix.join(this.workdir, relative);
-    try {
-      const archive = (await this.container.getArchive({ path: target })) as unknown as Readable;
-      return await readSingleFile(archive, MAX_READ_BYTES);
-    } catch (error) {
-      const status = (error as { statusCode?: number }).statusCode;
-      if (status === 404) return null;
-      // The engine answers a bad path (a file used as a folder) with a bare 500: find out what it was.
-      if (status === 500) {
-        const problem = await this.pathProblem(relative);
-        if (problem) throw problem;
-      }
-      throw this.transferError('out', error);
-    }
+    // Read by a command run as the sandbox user: the engine's archive API would read as root.
+    const read = await this.calls.runBytes(
+      readFileCommand(this.workdir, relative, MAX_READ_BYTES),
+      MAX_READ_BYTES + READ_HEADER_BYTES,
+    );
+    if (read.exitCode !== 0)
+      throw new WorkspaceTransferError('out', `could not read ${relative}: ${read.stderr.slice(0, 500)}`);
+    const outcome = parseReadFile(relative, read.stdout);
+    if (outcome instanceof WorkspacePathError) throw outcome;
+    if (outcome === null || outcome.content.length > MAX_READ_BYTES) return null;
+    return workspaceFile(relative, outcome);
   }
 
   async writeFile(path: string, content: string | Buffer, mode = DEFAULT_FILE_MODE): Promise<void> {
     const relative = checkedPath(path);
     const bytes = typeof content === 'string' ? Buffer.from(content) : content;
-    // Checked first: the engine would replace a file in the way by a folder, or a folder by the file.
-    const problem = await this.pathProblem(relative);
-    if (problem) throw problem;
+    // Checked first: the engine would replace a file in the way by a folder, or a folder (or a link) by
+    // the file, and would follow a link anywhere. It is given the path with every link resolved.
+    const check = await this.calls.runBytes(pathCheckCommand(this.workdir, relative), 16 * 1024);
+    if (check.exitCode !== 0)
+      throw new WorkspaceTransferError('in', `could not check ${relative}: ${check.stderr.slice(0, 500)}`);
+    const landing = parsePathCheck(relative, check.stdout);
+    if (landing instanceof WorkspacePathError) throw landing;
     try {
-      await this.container.putArchive(singleFileArchive(relative, bytes, mode, this.owner()), {
+      await this.container.putArchive(singleFileArchive(landing.resolved, bytes, mode, this.owner()), {
         path: this.workdir,
       });
     } catch (error) {
@@ -158,14 +177,8 @@ export class DockerSandbox implements Sandbox {
     }
   }
 
-  private async pathProblem(path: string): Promise<WorkspacePathError | null> {
-    const check = await this.calls.runQuiet(pathCheckCommand(this.workdir, path));
-    return check.exitCode === 0 ? parsePathCheck(path, check.stdout) : null;
-  }
-
   private owner(): { uid: number; gid: number } {
-    const [uid = 1000, gid = uid] = this.config.user.split(':').map(Number);
-    return { uid, gid };
+    return ownerOf(this.config.user);
   }
 
   async copyIn(hostDir: string): Promise<CopyInReport> {
@@ -195,6 +208,7 @@ export class DockerSandbox implements Sandbox {
       const limits = {
         maxBytes: this.config.maxCopyOutMb * 1024 * 1024,
         maxEntries: this.config.maxCopyOutFiles,
+        reader: ownerOf(this.execUser),
       };
       // The host's .git stays: the sandbox's copy of it is never taken (see extractWorkspace).
       const refused = await replaceDirectoryContents(

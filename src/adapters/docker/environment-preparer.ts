@@ -3,21 +3,24 @@ import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import type Docker from 'dockerode';
 import type { SandboxConfig } from '../../config/sandbox-config.js';
+import { NO_SETUP_EXTRAS, type SetupExtras } from '../../config/setup-extras.js';
 import { environmentKey } from '../../environment/environment-key.js';
 import { checkImageAllowed } from '../../environment/image-policy.js';
 import { SandboxError, ServicesNeedSharedLoopbackError, WorkspaceFullError } from '../../errors/index.js';
+import { Redactor } from '../../report/redact.js';
 import type { CacheScope, EnvironmentRequest, PreparationReport } from '../../sandbox/environment.js';
+import { type EgressRefusal, refusalSource } from '../../sandbox/refusal-watch.js';
 import { runSetup } from '../../sandbox/run-setup.js';
 import type { Logger } from '../../util/logger.js';
-import { DEFAULT_ALLOWED_HOSTS } from '../proxy/egress-policy.js';
 import { EgressProxy } from '../proxy/egress-proxy.js';
-import { proxyEnvironment } from '../proxy/proxy-environment.js';
+import { caMounts } from './ca-trust.js';
 import { containerName, lockedDownHost, ownsItsLoopback, setupRuntimeOf } from './container-spec.js';
 import { DockerSandbox } from './docker-sandbox.js';
 import { type EnvironmentCache, PREPARED_WORKSPACE } from './environment-cache.js';
 import type { ImageStore } from './image-store.js';
 import { installKeeper } from './keeper.js';
 import { containerLabels } from './labels.js';
+import { operatorEgress, setupCommandEnvironment, trustOperatorCertificates } from './operator-setup.js';
 import { refusePrepared, unscoped } from './prepared-image.js';
 import { PROXY_PORT, type Sidecars } from './sidecars.js';
 
@@ -50,6 +53,7 @@ export class EnvironmentPreparer {
     private readonly endpoint: string,
     private readonly logger: Logger,
     private readonly lookup?: EgressLookup,
+    private readonly extras: SetupExtras = NO_SETUP_EXTRAS,
   ) {}
 
   async prepare(
@@ -127,7 +131,8 @@ export class EnvironmentPreparer {
     sidecars: Sidecars,
     report: PreparationReport,
   ): Promise<string> {
-    const { proxy, socketDir } = await this.startEgressProxy(environment.allowedHosts);
+    const refusals = refusalSource(this.config.setupRefusalLimit);
+    const { proxy, socketDir } = await this.startEgressProxy(environment.allowedHosts, refusals.emit);
     let container: Docker.Container | null = null;
     try {
       await sidecars.startForwarder(socketDir, SOCKET_NAME);
@@ -135,12 +140,15 @@ export class EnvironmentPreparer {
       const setup = new DockerSandbox(container, this.config, this.endpoint, { user: '0:0' });
       const workspace = await input.workspace;
       await setup.copyIn(workspace);
+      await trustOperatorCertificates(setup, this.extras);
       await runSetup(setup, environment.setup, report, {
-        env: proxyEnvironment(`http://127.0.0.1:${PROXY_PORT}`),
+        env: setupCommandEnvironment(this.extras, `http://127.0.0.1:${PROXY_PORT}`),
         timeoutSeconds: this.config.setupTimeoutSeconds,
         ...(input.signal ? { signal: input.signal } : {}),
         onProgress: input.onProgress,
         egress: () => egressTargets(proxy),
+        refusals: refusals.source,
+        redact: (text) => Redactor.none.redact(text),
       });
       await sidecars.stopForwarder();
       await stowPrepared(setup, workspace, this.config);
@@ -161,6 +169,7 @@ export class EnvironmentPreparer {
   /** The allowlisting proxy that is setup's only way out, listening on a socket in a folder of its own. */
   private async startEgressProxy(
     repositoryHosts: EnvironmentRequest['allowedHosts'],
+    onRefusal: (refusal: EgressRefusal) => void,
   ): Promise<{ proxy: EgressProxy; socketDir: string }> {
     const socketDir = await mkdtemp(join(tmpdir(), 'selfdebug-egress-'));
     // The forwarder runs as uid 1000 and must reach the socket through its folder.
@@ -168,15 +177,14 @@ export class EnvironmentPreparer {
     const proxy = await EgressProxy.start({
       socketPath: join(socketDir, SOCKET_NAME),
       policy: {
-        allowedHosts: this.config.egressHosts.length > 0 ? this.config.egressHosts : DEFAULT_ALLOWED_HOSTS,
+        ...operatorEgress(this.config, this.extras),
         // Kept apart: a repository's hosts never get the operator's trust in private addresses.
         repositoryHosts,
-        explicitHosts: this.config.egressTrustedHosts,
-        tlsPorts: this.config.egressTlsPorts,
       },
       maxConnections: this.config.egressMaxConnections,
       ...(this.lookup ? { lookup: this.lookup } : {}),
       logger: this.logger,
+      onRefusal,
     });
     return { proxy, socketDir };
   }
@@ -217,6 +225,7 @@ export class EnvironmentPreparer {
       HostConfig: {
         ...lockedDownHost(setupRuntimeOf(this.config), networkMode, memoryBytes),
         CapAdd: ['CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID', 'SETUID', 'SETGID'],
+        Mounts: caMounts(this.extras.caCerts),
       },
     });
     await container.start();

@@ -1,44 +1,165 @@
-import { type WorkspacePathError, workspacePathProblem } from '../../errors/sandbox-errors.js';
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these are sh scripts, and ${…} is sh parameter expansion
+import { posix } from 'node:path';
+import {
+  type WorkspacePathError,
+  type WorkspacePathProblem,
+  workspacePathProblem,
+} from '../../errors/sandbox-errors.js';
+import type { WorkspaceFile } from '../../sandbox/sandbox.js';
 
 /**
- * The engine's archive API cannot be trusted with a bad path: a read through
- * a file used as a folder answers a bare HTTP 500, and a write silently
- * replaces a file with a folder (or a whole folder with a file). So the
- * adapter looks first, with one small command in the container, and turns
- * what it finds into our typed error.
+ * The engine's archive API runs as root and follows links anywhere in the
+ * container: a read through a link would return a file only root may read,
+ * a read through a file used as a folder answers a bare HTTP 500, and a write
+ * silently replaces a file with a folder (or a link with a file). So every
+ * path is resolved by one small command run as the sandbox user, inside the
+ * workspace only, and a file is read by that same command: the kernel's
+ * permissions apply, never the engine's.
+ *
+ * Each part of the path is checked from the shortest: a part that leads out
+ * of the workspace (an absolute link, `..`, a chain of links) or loops stops
+ * it with its name; a part that is not a folder blocks what lies below it.
+ * What is read is the file the shell opened, checked again through
+ * /proc/self/fd, so a folder swapped for a link after the check is caught.
+ * Fields are NUL-separated: a file name may hold a newline, never a NUL.
  */
-const SCRIPT = [
-  'target="$1"; shift',
+const RESOLVE = [
+  'mode="$1" target="$2" max="$3"; shift 3',
   'root=$(pwd -P)',
-  'last=. all=yes',
-  // Shortest prefix first: the first one that is there but not a folder blocks the path.
-  'for part in "$@"; do',
-  '  if [ -e "$part" ] && [ ! -d "$part" ]; then printf "not-a-folder\\n%s" "$part"; exit 0; fi',
-  '  if [ ! -e "$part" ]; then all=no; break; fi',
-  '  last="$part"',
+  'inside() { case "$1" in "$root" | "$root"/*) return 0 ;; esac; return 1; }',
+  'base= parent= rest= real=',
+  'for part in "$@" "$target"; do',
+  '  parent="$base"',
+  '  if [ -n "$rest" ] || { [ ! -e "$part" ] && [ ! -L "$part" ]; }; then',
+  '    rest="${rest:+$rest/}${part##*/}"; continue',
+  '  fi',
+  // -m (GNU) also resolves a link into a folder that does not exist; busybox has only -f.
+  '  real=$(readlink -m -- "$part" 2>/dev/null || readlink -f -- "$part") || { printf "link-loop\\0%s" "$part"; exit 0; }',
+  '  inside "$real" || { printf "outside-link\\0%s" "$part"; exit 0; }',
+  // Resolved to something there (a chain too long for the kernel) or still a link (a loop): not usable.
+  '  if [ ! -e "$part" ] && { [ -e "$real" ] || [ -L "$real" ]; }; then printf "link-loop\\0%s" "$part"; exit 0; fi',
+  '  if [ "$part" != "$target" ] && [ ! -d "$part" ]; then',
+  '    printf "not-a-folder\\0%s" "$part"; exit 0',
+  '  fi',
+  '  base="${real#"$root"}"; base="${base#/}"',
   'done',
-  // The deepest part that exists (the target itself, even a dangling link) is where a write would land.
-  'if [ "$all" = yes ] && { [ -e "$target" ] || [ -L "$target" ]; }; then last="$target"; fi',
-  // A link on the way may lead anywhere in the container; the engine (as root) would follow it.
-  'real=$(readlink -f -- "$last") || real=',
-  'case "$real" in "$root" | "$root"/*) ;; *) printf "outside-link\\n%s" "$last"; exit 0 ;; esac',
-  'if [ -d "$target" ] && [ ! -L "$target" ]; then printf is-a-folder; exit 0; fi',
-  'printf ok',
+  'resolved="$base"; [ -z "$rest" ] || resolved="${base:+$base/}$rest"',
 ].join('\n');
 
-/** The command that reports what stands in the way of `path` (relative to the workspace), run in `workdir`. */
-export function pathCheckCommand(workdir: string, path: string): string[] {
+const WRITE = [
+  'if [ -d "$target" ]; then printf "is-a-folder\\0"; exit 0; fi',
+  'printf "ok\\0%s" "$resolved"',
+].join('\n');
+
+const READ = [
+  'if [ -n "$rest" ]; then printf "missing\\0"; exit 0; fi',
+  'if [ ! -f "$target" ]; then printf "missing\\0"; exit 0; fi',
+  'if [ ! -r "$target" ]; then printf "permission-denied\\0"; exit 0; fi',
+  'command exec 3<"$target" || { printf "permission-denied\\0"; exit 0; }',
+  'opened=$(readlink /proc/$$/fd/3)',
+  'inside "$opened" || { printf "outside-link\\0%s" "$target"; exit 0; }',
+  // find first: the gVisor Debian ships answers stat's statx with EINVAL; busybox has only stat.
+  'set -- $(find -L "./$target" -maxdepth 0 -printf "%m %s" 2>/dev/null || stat -L -c "%a %s" -- "$target")',
+  'if [ "${2:-0}" -gt "$max" ]; then printf "missing\\0"; exit 0; fi',
+  'link=; if [ -L "$target" ]; then link=$(readlink -- "$target"; printf x); link=${link%?x}; fi',
+  'printf "file\\0%s\\0%s\\0%s\\0%s\\0" "$1" "$resolved" "$parent" "$link"',
+  'exec cat <&3',
+].join('\n');
+
+/** The parts of `path` that must be folders, shortest first. */
+function prefixes(path: string): string[] {
   const parts = path.split('/');
-  const prefixes = parts.slice(0, -1).map((_, index) => parts.slice(0, index + 1).join('/'));
-  // The workspace is $0, so the script's own arguments start at the target.
-  return ['sh', '-c', `cd "$0" || exit 3\n${SCRIPT}`, workdir, path, ...prefixes];
+  return parts.slice(0, -1).map((_, index) => parts.slice(0, index + 1).join('/'));
 }
 
-/** Reads the check's output; null when nothing is in the way. */
-export function parsePathCheck(path: string, stdout: string): WorkspacePathError | null {
-  const [verdict, blocker] = stdout.split('\n');
-  if (verdict === 'not-a-folder') return workspacePathProblem(path, 'not-a-folder', { blocker });
-  if (verdict === 'is-a-folder') return workspacePathProblem(path, 'is-a-folder');
-  if (verdict === 'outside-link') return workspacePathProblem(path, 'outside-link', { blocker });
-  return null;
+function command(workdir: string, mode: 'read' | 'write', path: string, maxBytes: number): string[] {
+  const body = mode === 'read' ? READ : WRITE;
+  // The workspace is $0, so the script's own arguments start at the mode.
+  return [
+    'sh',
+    '-c',
+    `cd "$0" || exit 3\n${RESOLVE}\n${body}`,
+    workdir,
+    mode,
+    path,
+    String(maxBytes),
+    ...prefixes(path),
+  ];
+}
+
+/** The command that says where a write of `path` (relative to the workspace) would land, run as the sandbox user. */
+export function pathCheckCommand(workdir: string, path: string): string[] {
+  return command(workdir, 'write', path, 0);
+}
+
+/** The command that reads `path` as the sandbox user: a header, then the file's bytes. */
+export function readFileCommand(workdir: string, path: string, maxBytes: number): string[] {
+  return command(workdir, 'read', path, maxBytes);
+}
+
+/** The next NUL-terminated field of `bytes` from `start`. */
+function field(bytes: Buffer, start: number): { value: string; next: number } {
+  const end = bytes.indexOf(0, start);
+  const stop = end === -1 ? bytes.length : end;
+  return { value: bytes.subarray(start, stop).toString('utf8'), next: stop + 1 };
+}
+
+const PROBLEMS: readonly string[] = [
+  'not-a-folder',
+  'is-a-folder',
+  'outside-link',
+  'link-loop',
+  'permission-denied',
+];
+
+function problemOf(path: string, verdict: string, blocker: string): WorkspacePathError | null {
+  if (!PROBLEMS.includes(verdict)) return null;
+  const problem = verdict as Exclude<WorkspacePathProblem, 'invalid'>;
+  return workspacePathProblem(path, problem, blocker === '' ? {} : { blocker });
+}
+
+/** Reads the write check's output: the path the write lands on, or what stands in its way. */
+export function parsePathCheck(path: string, stdout: Buffer): WorkspacePathError | { resolved: string } {
+  const verdict = field(stdout, 0);
+  const detail = field(stdout, verdict.next).value;
+  if (verdict.value === 'ok') return { resolved: detail === '' ? path : detail };
+  return problemOf(path, verdict.value, detail) ?? { resolved: path };
+}
+
+export interface ReadOutcome {
+  content: Buffer;
+  mode: number;
+  resolved: string;
+  /** The real folder the path's last part is in ('' for the workspace itself). */
+  parent: string;
+  link: string;
+}
+
+/** Reads the read command's output: the file, null when there is no such regular file, or the problem. */
+export function parseReadFile(path: string, stdout: Buffer): ReadOutcome | WorkspacePathError | null {
+  const verdict = field(stdout, 0);
+  if (verdict.value !== 'file') {
+    return problemOf(path, verdict.value, field(stdout, verdict.next).value);
+  }
+  const mode = field(stdout, verdict.next);
+  const resolved = field(stdout, mode.next);
+  const parent = field(stdout, resolved.next);
+  const link = field(stdout, parent.next);
+  return {
+    // Permission bits only: a setuid or setgid bit set in the sandbox must never reach the host.
+    mode: Number.parseInt(mode.value, 8) & 0o777,
+    resolved: resolved.value,
+    parent: parent.value,
+    link: link.value,
+    content: stdout.subarray(link.next),
+  };
+}
+
+/** The port's view of a read: where links led, when they led anywhere. */
+export function workspaceFile(path: string, read: ReadOutcome): WorkspaceFile {
+  const file: WorkspaceFile = { content: read.content, mode: read.mode };
+  if (read.resolved !== '' && read.resolved !== path) file.realPath = read.resolved;
+  if (read.link !== '')
+    file.symlink = { path: posix.join(read.parent, posix.basename(path)), target: read.link };
+  return file;
 }

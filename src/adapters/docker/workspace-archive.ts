@@ -5,6 +5,7 @@ import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import tar, { type Pack } from 'tar-fs';
 import { CredentialPlan, credentialRule, type RemovedCredential } from '../../sandbox/credential-plan.js';
+import { removeLinksLeaving } from '../../sandbox/resolve-inside.js';
 import type { RefusedEntry } from '../../sandbox/sandbox.js';
 
 /**
@@ -72,6 +73,12 @@ export interface ExtractLimits {
   maxBytes: number;
   /** Most entries (files, folders, links: host inodes) before the extraction fails. */
   maxEntries: number;
+  /**
+   * Who commands run as. The engine packs the archive as root, so an entry
+   * this user could not read (a file root made with mode 600, a folder it
+   * locked) would otherwise come out: it is refused instead.
+   */
+  reader?: { uid: number; gid: number };
 }
 
 type Kind = 'directory' | 'file' | 'symlink';
@@ -91,7 +98,7 @@ export async function extractWorkspace(
   dest: string,
   limits: ExtractLimits,
 ): Promise<RefusedEntry[]> {
-  const entries = new EntryCheck();
+  const entries = new EntryCheck(limits.reader);
   const skipped = new WeakSet<object>();
   const pastCap = entryCap(limits.maxEntries, (error) => extract.destroy(error));
   const extract = tar.extract(dest, {
@@ -109,7 +116,9 @@ export async function extractWorkspace(
     ignore: (_name, header) => header !== undefined && skipped.has(header),
   });
   await pipeline(archive, byteLimit(limits.maxBytes), extract);
-  return entries.refused;
+  // Judged once all is written: whether a link leads out depends on the links it passes through.
+  const leaving = await removeLinksLeaving(dest, entries.symlinks());
+  return [...entries.refused, ...leaving];
 }
 
 /**
@@ -143,6 +152,15 @@ class EntryCheck {
   private readonly kinds = new Map<string, Kind>([['.', 'directory']]);
   private readonly symlinkTargets = new Map<string, string>();
   private readonly gitFolders = new Set<string>();
+  /** Folders the reader may not enter: refused once, and everything below them silently. */
+  private readonly lockedFolders = new Set<string>();
+
+  constructor(private readonly reader?: { uid: number; gid: number }) {}
+
+  /** The symbolic links kept so far. */
+  symlinks(): string[] {
+    return [...this.kinds].filter(([, kind]) => kind === 'symlink').map(([name]) => name);
+  }
 
   /** The header's new name and link (and type, for a hard link to a symlink), or null to skip it. */
   check(header: Header): { name: string; linkname?: string; type?: string } | null {
@@ -157,6 +175,11 @@ class EntryCheck {
       if (this.gitFolders.has(git)) return null;
       this.gitFolders.add(git);
       return this.refuse(git, "git's own folder is never copied back (the host keeps its own)");
+    }
+    if (this.insideLocked(name)) return null;
+    if (!this.readable(header, type)) {
+      if (type === 'directory') this.lockedFolders.add(name);
+      return this.refuse(name, 'the sandbox user may not read it; only root could');
     }
     const parent = this.blockedParent(name);
     if (parent !== null) return this.refuse(name, `"${parent}" is not a folder on the way to it`);
@@ -202,6 +225,25 @@ class EntryCheck {
     }
     this.kinds.set(name, kind);
     return { name, ...extra };
+  }
+
+  /** Whether the reader's own permissions let it read this entry (and enter it, for a folder). */
+  private readable(header: Header, type: string): boolean {
+    if (this.reader === undefined || this.reader.uid === 0 || type === 'symlink') return true;
+    const mode = Number(header.mode ?? 0);
+    const need = type === 'directory' ? 0o5 : 0o4;
+    const bits =
+      Number(header.uid) === this.reader.uid
+        ? mode >> 6
+        : Number(header.gid) === this.reader.gid
+          ? mode >> 3
+          : mode;
+    return (bits & need) === need;
+  }
+
+  private insideLocked(name: string): boolean {
+    for (const folder of this.lockedFolders) if (name.startsWith(`${folder}/`)) return true;
+    return false;
   }
 
   private blockedParent(name: string): string | null {

@@ -1,5 +1,5 @@
-import { readlink, realpath, stat } from 'node:fs/promises';
-import { dirname, join, resolve, sep } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { type WorkspacePathError, workspacePathProblem } from '../../errors/sandbox-errors.js';
 
 /**
@@ -47,27 +47,4 @@ async function firstFileInPath(path: string, workdir: string): Promise<string | 
     if (!info.isDirectory()) return prefix;
   }
   return undefined;
-}
-
-/**
- * A write follows symbolic links, so `link/file` with `link -> /etc` would
- * land outside the workspace (on the host, here). Checked from the deepest
- * part that exists; a dangling link counts where it points.
- */
-export async function linkOutOfWorkspace(path: string, workdir: string): Promise<WorkspacePathError | null> {
-  const root = await realpath(workdir);
-  const inside = (real: string) => real === root || real.startsWith(`${root}${sep}`);
-  const parts = path.split('/');
-  for (let depth = parts.length; depth >= 1; depth--) {
-    const prefix = parts.slice(0, depth).join('/');
-    const absolute = join(workdir, prefix);
-    let real = await realpath(absolute).catch(() => null);
-    if (real === null) {
-      const pointsTo = await readlink(absolute).catch(() => null);
-      if (pointsTo === null) continue;
-      real = resolve(await realpath(dirname(absolute)).catch(() => dirname(absolute)), pointsTo);
-    }
-    return inside(real) ? null : workspacePathProblem(path, 'outside-link', { blocker: prefix });
-  }
-  return null;
 }

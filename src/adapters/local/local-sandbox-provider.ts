@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Environment } from '../../config/read-environment.js';
 import type { SandboxConfig } from '../../config/sandbox-config.js';
+import { Redactor } from '../../report/redact.js';
 import { credentialNotes } from '../../sandbox/credential-plan.js';
 import { NO_PREPARATION, type PreparationReport } from '../../sandbox/environment.js';
 import { runSetup } from '../../sandbox/run-setup.js';
@@ -105,6 +106,7 @@ export class LocalSandboxProvider implements SandboxProvider {
       timeoutSeconds: this.config.setupTimeoutSeconds,
       ...(request.signal ? { signal: request.signal } : {}),
       ...(request.onProgress ? { onProgress: request.onProgress } : {}),
+      redact: (text) => Redactor.none.redact(text),
     });
     return report;
   }

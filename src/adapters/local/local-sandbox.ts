@@ -1,12 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmod, cp, lstat, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, sep } from 'node:path';
+import { cp, lstat, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
 import type { Environment } from '../../config/read-environment.js';
 import type { SandboxConfig } from '../../config/sandbox-config.js';
+import { WorkspacePathError } from '../../errors/sandbox-errors.js';
 import { CredentialPlan, credentialRule } from '../../sandbox/credential-plan.js';
 import type { PreparationReport } from '../../sandbox/environment.js';
 import { ExecLimits } from '../../sandbox/exec-limits.js';
 import { OutputRecorder } from '../../sandbox/output-recorder.js';
+import { removeLinksLeaving, resolveInside, symlinksUnder } from '../../sandbox/resolve-inside.js';
 import {
   type CopyInReport,
   type CopyOutReport,
@@ -19,7 +21,8 @@ import {
 import { workspacePath } from '../../sandbox/workspace-path.js';
 import { replaceDirectoryContents } from '../../util/replace-directory-contents.js';
 import { realTimers, type Timers } from '../../util/timers.js';
-import { linkOutOfWorkspace, mapFileError } from './file-errors.js';
+import { mapFileError } from './file-errors.js';
+import { readResolved, writeResolved } from './workspace-files.js';
 
 /** Host variables a shell needs to find its tools; nothing else of the host (tokens!) is passed on. */
 const PASSED_HOST_VARIABLES = ['PATH', 'LANG', 'LC_ALL', 'TZ'];
@@ -53,7 +56,10 @@ export class LocalSandbox implements Sandbox {
 
   async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
     const timeoutSeconds = options.timeoutSeconds ?? this.config.commandTimeoutSeconds;
-    const recorder = new OutputRecorder(options.maxOutputBytes ?? this.config.maxOutputBytes);
+    const recorder = new OutputRecorder(
+      options.maxOutputBytes ?? this.config.maxOutputBytes,
+      options.onOutput,
+    );
     const started = performance.now();
     const child = spawn('bash', ['-c', command], {
       cwd: join(this.workdir, options.cwd ?? '.'),
@@ -88,29 +94,23 @@ export class LocalSandbox implements Sandbox {
 
   async readFile(path: string): Promise<WorkspaceFile | null> {
     const relative = workspacePath(path);
-    const target = join(this.workdir, relative);
     // Here a link out of the workspace would reach the host's own files.
-    const outside = await linkOutOfWorkspace(relative, this.workdir);
-    if (outside) throw outside;
     try {
-      const info = await lstat(target);
-      if (!info.isFile()) return null;
-      return { content: await readFile(target), mode: info.mode & 0o7777 };
+      const place = await resolveInside(this.workdir, relative);
+      if (place instanceof WorkspacePathError) throw place;
+      if (!place.exists) return null;
+      return await readResolved(this.workdir, relative, place);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw (await mapFileError(error, relative, this.workdir)) ?? error;
     }
   }
 
   async writeFile(path: string, content: string | Buffer, mode = DEFAULT_FILE_MODE): Promise<void> {
     const relative = workspacePath(path);
-    const target = join(this.workdir, relative);
-    const outside = await linkOutOfWorkspace(relative, this.workdir);
-    if (outside) throw outside;
     try {
-      await mkdir(dirname(target), { recursive: true });
-      await writeFile(target, content, { mode });
-      await chmod(target, mode);
+      const place = await resolveInside(this.workdir, relative);
+      if (place instanceof WorkspacePathError) throw place;
+      await writeResolved(this.workdir, place.resolved, content, mode);
     } catch (error) {
       throw (await mapFileError(error, relative, this.workdir)) ?? error;
     }
@@ -138,8 +138,17 @@ export class LocalSandbox implements Sandbox {
   async copyOut(hostDir: string): Promise<CopyOutReport> {
     await mkdir(hostDir, { recursive: true });
     // As the port promises, the host's .git is never replaced by the sandbox's copy.
-    await replaceDirectoryContents(hostDir, (staging) => copyTree(this.workdir, staging), ['.git']);
-    return { refused: [] };
+    const refused = await replaceDirectoryContents(
+      hostDir,
+      async (staging) => {
+        await copyTree(this.workdir, staging);
+        // The sandbox's .git never replaces the host's, so its links are not judged.
+        const links = (await symlinksUnder(staging)).filter((link) => !link.startsWith('.git/'));
+        return removeLinksLeaving(staging, links);
+      },
+      ['.git'],
+    );
+    return { refused };
   }
 
   dispose(): Promise<void> {

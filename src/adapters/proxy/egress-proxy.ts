@@ -49,6 +49,8 @@ export interface EgressProxyOptions {
   /** How long a tunnel may wait for its ClientHello. */
   helloTimeoutMs?: number;
   logger?: Logger;
+  /** Told of each refusal as it happens (target host:port, reason, advice), so setup can stop a step that keeps asking. */
+  onRefusal?: (refusal: { target: string; reason: string; advice: string }) => void;
 }
 
 /** What proxy-chain tells prepareRequestFunction about a request: the fields the proxy reads. */
@@ -151,6 +153,8 @@ export class EgressProxy {
       record.allowed = false;
       record.reason = reason;
       options.logger?.info({ target: `${record.host}:${record.port}`, reason }, 'egress refused');
+      // Only a policy's refusal counts toward stopping setup: a full proxy (503) is a moment's wait, not a wrong host.
+      if (status === 403) options.onRefusal?.({ target: `${record.host}:${record.port}`, reason, advice });
       throw new RequestError(`selfdebug refused ${record.host}:${record.port}: ${reason}. ${advice}`, status);
     };
     const addresses = await this.judge(request, record, options, refuse);

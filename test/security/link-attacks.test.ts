@@ -1,0 +1,120 @@
+import { lstat, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import Docker from 'dockerode';
+import { afterEach, expect, vi } from 'vitest';
+import { DockerSandboxProvider } from '../../src/adapters/docker/docker-sandbox-provider.js';
+import { parseSandboxConfig } from '../../src/config/load-config.js';
+import { WorkspacePathError } from '../../src/errors/index.js';
+import { resolveInside } from '../../src/sandbox/resolve-inside.js';
+import type { Sandbox } from '../../src/sandbox/sandbox.js';
+import { copyBack } from '../../src/workspace/copy-back.js';
+import { describeWithDocker, TEST_SANDBOX } from '../helpers/docker.js';
+import { useTempDirs } from '../helpers/temp-dir.js';
+import { attackSuite } from './attack-table.js';
+
+const docker = new Docker();
+const DOCKER_TIMEOUT = 120_000;
+const SECRET = 'root-only-secret-5f0c1e';
+
+/** Runs `script` in the sandbox's container as root, as setup or the image could have left files. */
+async function asRoot(sandbox: Sandbox, script: string): Promise<void> {
+  const exec = await docker.getContainer(sandbox.id).exec({ Cmd: ['sh', '-c', script], User: '0' });
+  const stream = await exec.start({});
+  await new Promise((resolve) => {
+    stream.on('end', resolve);
+    stream.resume();
+  });
+  // The stream can end a moment before the engine records the exit.
+  await vi.waitFor(async () => expect((await exec.inspect()).ExitCode).toBe(0), {
+    timeout: 30_000,
+    interval: 50,
+  });
+}
+
+/** Every file and link under `root`: no file with the secret, no link leading out. */
+async function expectClean(root: string): Promise<void> {
+  const entries = await readdir(root, { recursive: true });
+  for (const entry of entries) {
+    const info = await lstat(join(root, entry));
+    if (info.isFile())
+      expect(await readFile(join(root, entry), 'utf8'), entry).not.toMatch(/root-only-secret|root:/);
+    if (info.isSymbolicLink())
+      expect(await resolveInside(root, entry), entry).not.toBeInstanceOf(WorkspacePathError);
+  }
+}
+
+describeWithDocker('link attacks', () => {
+  const tempDir = useTempDirs();
+  const open: Sandbox[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((sandbox) => sandbox.dispose()));
+  });
+  const attack = attackSuite('links');
+
+  /** A sandbox whose workspace and /tmp hold root's 600 files, and links of every kind to them. */
+  async function planted(): Promise<{ sandbox: Sandbox; checkout: string }> {
+    const checkout = await tempDir();
+    await writeFile(join(checkout, 'app.py'), 'print(1)\n');
+    const provider = new DockerSandboxProvider(parseSandboxConfig({ ...TEST_SANDBOX }), docker);
+    const sandbox = await provider.open({ jobId: `links-${Date.now()}`, workspace: checkout });
+    open.push(sandbox);
+    expect((await sandbox.exec('mkdir -m 777 drop')).exitCode).toBe(0);
+    await asRoot(
+      sandbox,
+      `umask 077; echo ${SECRET} > drop/secret; echo ${SECRET} > /tmp/rootsecret; ln drop/secret drop/hard || true`,
+    );
+    const links = [
+      'ln -s /etc/shadow shadow',
+      'ln -s /tmp/rootsecret tmp-secret',
+      'ln -s ../../tmp/rootsecret climbing',
+      'ln -s hop1 hop0 && ln -s /tmp hop1',
+      'ln -s drop/secret inside-secret',
+    ];
+    expect((await sandbox.exec(links.join(' && '))).exitCode).toBe(0);
+    return { sandbox, checkout };
+  }
+
+  const OUTSIDE = ['shadow', 'tmp-secret', 'climbing', 'hop0/rootsecret'];
+  const ROOT_ONLY = ['drop/secret', 'inside-secret'];
+
+  attack(
+    'read a root-only file through a link, or one root left in the workspace',
+    'paths resolve inside the workspace and files are read as the sandbox user: outside-link or permission-denied',
+    async () => {
+      const { sandbox } = await planted();
+      expect((await sandbox.exec('id -u')).stdout).toBe('1000\n');
+      for (const path of [...OUTSIDE, ...ROOT_ONLY]) {
+        const error = await sandbox.readFile(path).then(
+          () => null,
+          (caught: unknown) => caught,
+        );
+        expect(error, path).toBeInstanceOf(WorkspacePathError);
+        const problem = OUTSIDE.includes(path) ? 'outside-link' : 'permission-denied';
+        expect(error, path).toMatchObject({ problem });
+        expect((error as Error).message).not.toContain(SECRET);
+      }
+    },
+    DOCKER_TIMEOUT,
+  );
+
+  attack(
+    'copy a root-only file back into the checkout through a link',
+    'copyBack lists each with its reason; copyOut leaves them out; the checkout holds no secret and no link leading out',
+    async () => {
+      const { sandbox, checkout } = await planted();
+      const back = await copyBack(sandbox, [...OUTSIDE, ...ROOT_ONLY, 'app.py'], checkout);
+      expect(back.written).toEqual(['app.py']);
+      expect(back.refused.map((entry) => entry.path)).toEqual([...OUTSIDE, ...ROOT_ONLY]);
+      for (const entry of back.refused)
+        expect(entry.reason).toMatch(/leads out of the workspace|permission denied/);
+      await expectClean(checkout);
+      const whole = await tempDir();
+      const { refused } = await sandbox.copyOut(whole);
+      expect(refused.map((entry) => entry.path)).toEqual(
+        expect.arrayContaining(['drop/secret', 'shadow', 'tmp-secret', 'climbing', 'hop1']),
+      );
+      await expectClean(whole);
+    },
+    DOCKER_TIMEOUT,
+  );
+});
