@@ -68,18 +68,34 @@ export async function runFix(argv: readonly string[], io: FixIO): Promise<number
     if (options.record !== undefined) await checkOutputPath('--record', options.record);
     const folder = await readFolderConfig(dir, io.env);
     const settings = resolveSettings(options, io.env, folder);
-    redactor = new Redactor(setupSecrets(settings.setupExtras));
+    // What the terminal and the files (--patch, --record) show passes the same redactor as all the App posts.
+    redactor = new Redactor([
+      ...setupSecrets(settings.setupExtras),
+      settings.model.apiKey,
+      ...folder.config.secret_env.map((name) => io.env[name]),
+    ]);
     const { guarded, recorder } = await fixModel(options, settings);
     const view = progressFor(io, settings, redactor);
     progress = view;
     if (folder.path) view.note(`Read ${folder.path}.`);
     for (const note of folder.notes) view.note(note);
     try {
-      const run = { options, settings, folder, dir, jobId, model: guarded, progress: view, host: io.env };
+      const run = {
+        options,
+        settings,
+        folder,
+        dir,
+        jobId,
+        model: guarded,
+        progress: view,
+        host: io.env,
+        redactor,
+      };
       const code = await runInSandbox(run, controller.signal);
       return code === EXIT_CANCELLED ? interrupts.exitCode() : code;
     } finally {
-      if (recorder && options.record !== undefined) await saveRecording(recorder, options.record, view);
+      if (recorder && options.record !== undefined)
+        await saveRecording(recorder, options.record, view, redactor);
     }
   } catch (error) {
     progress?.stop();
@@ -138,8 +154,13 @@ async function fixModel(
 }
 
 /** Writes the recorded answers to `path` (or, when it cannot, somewhere it can) and says where. */
-async function saveRecording(recorder: RecordingModel, path: string, view: FixProgress): Promise<void> {
-  const text = `${JSON.stringify(recorder.replayFile(), null, 2)}\n`;
+async function saveRecording(
+  recorder: RecordingModel,
+  path: string,
+  view: FixProgress,
+  redactor: Redactor,
+): Promise<void> {
+  const text = redactor.redact(`${JSON.stringify(recorder.replayFile(), null, 2)}\n`);
   const written = await writeOrRescue(path, text);
   if (written.rescued)
     view.note(`Could not write --record ${path} (${written.why}); saved it to ${written.path} instead.`);
@@ -157,6 +178,7 @@ interface FixRun {
   progress: FixProgress;
   /** The variables the command was started with. */
   host: Environment;
+  redactor: Redactor;
 }
 
 async function runInSandbox(run: FixRun, signal: AbortSignal): Promise<number> {
@@ -191,7 +213,7 @@ async function runInSandbox(run: FixRun, signal: AbortSignal): Promise<number> {
         result.outcome === 'environment' || (result.outcome === 'error' && isSetupProblem(model.failure));
       return settingsToFix ? EXIT_USAGE : EXIT_NOT_FIXED;
     }
-    await deliver(result, options, dir, sandbox, progress);
+    await deliver({ ...result, diff: run.redactor.redact(result.diff) }, options, dir, sandbox, progress);
     return EXIT_FIXED;
   });
 }

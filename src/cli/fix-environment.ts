@@ -47,6 +47,8 @@ export async function planFixEnvironment(input: FixEnvironmentInput): Promise<En
       names: {
         image: options.image === undefined ? `sandbox.image in ${file}` : '--image',
         setup: options.setup.length > 0 ? '--setup' : `\`setup\` in ${file}`,
+        // Any host can be allowed from the command line, whoever chose the setup.
+        hosts: `--allow-host (or sandbox.allowed_hosts in ${file})`,
         config: options.setup.length > 0 || options.image !== undefined ? 'the flags' : file,
       },
     },

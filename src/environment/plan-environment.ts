@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { EnvironmentRequest, SetupCommand } from '../sandbox/environment.js';
+import type { EnvironmentRequest, SettingNames, SetupCommand } from '../sandbox/environment.js';
 import { type DerivedEnvironment, environmentFromDevcontainer } from './derive-environment.js';
 import { checkImageAllowed } from './image-policy.js';
 import { setupInputDigests } from './setup-inputs.js';
@@ -40,7 +40,23 @@ export async function planEnvironment(
   config: ConfiguredEnvironment,
   derivedFromWorkflow: DerivedEnvironment | null | undefined,
   checkoutDir: string,
-  operator: { derive: boolean; allowedImages: readonly string[]; names?: ConfiguredNames },
+  operator: PlanOperator,
+): Promise<EnvironmentPlan> {
+  const plan = await choosePlan(config, derivedFromWorkflow, checkoutDir, operator);
+  return { ...plan, request: { ...plan.request, names: operator.names ?? REPOSITORY_NAMES } };
+}
+
+interface PlanOperator {
+  derive: boolean;
+  allowedImages: readonly string[];
+  names?: ConfiguredNames;
+}
+
+async function choosePlan(
+  config: ConfiguredEnvironment,
+  derivedFromWorkflow: DerivedEnvironment | null | undefined,
+  checkoutDir: string,
+  operator: PlanOperator,
 ): Promise<EnvironmentPlan> {
   const allowedHosts = [...config.sandbox.allowed_hosts];
   const parts = { allowedHosts, keyFiles: config.sandbox.cache_key_files ?? [] };
@@ -67,16 +83,13 @@ export async function planEnvironment(
   return devcontainerPlan(checkoutDir, parts);
 }
 
-/** How the notes name where the image, the setup and the rest of the configuration came from. */
-export interface ConfiguredNames {
-  image: string;
-  setup: string;
-  config: string;
-}
+/** How the notes and advice name where the image, the setup, the hosts and the rest came from. */
+export type ConfiguredNames = SettingNames;
 
-const REPOSITORY_NAMES: ConfiguredNames = {
+export const REPOSITORY_NAMES: ConfiguredNames = {
   image: 'sandbox.image in .github/selfdebug.yml',
   setup: '`setup` in .github/selfdebug.yml',
+  hosts: 'sandbox.allowed_hosts in .github/selfdebug.yml',
   config: '.github/selfdebug.yml',
 };
 

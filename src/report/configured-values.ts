@@ -17,7 +17,7 @@ const MAX_SPLIT_LENGTH = 512;
  * The forms a value the job knows takes in output: as written, percent-encoded
  * (pasted into a URL), JSON-escaped, and base64 at each of the three byte
  * alignments it can have inside a longer encoded string (`user:password` in a
- * Basic header, a token inside a config blob), standard and URL-safe. Each
+ * Basic header, a token inside a config blob), standard and URL-safe, and reversed. Each
  * form may also be broken by whitespace (a wrapped line). All of them go into
  * one alternation, longest first, so one pass over the text finds them all.
  */
@@ -47,6 +47,8 @@ export class ConfiguredValues {
 function formsOf(value: string): string[] {
   const forms = [value, encodeURIComponent(value), JSON.stringify(value).slice(1, -1)];
   forms.push(forms[1]!.replace(/%[0-9A-F]{2}/g, (percent) => percent.toLowerCase()));
+  // Reversed (`| rev`): the cheapest way a command could carry a value past a redactor of its plain forms.
+  forms.push([...value].reverse().join(''));
   const bytes = Buffer.from(value, 'utf8');
   for (let offset = 0; offset < 3; offset++) {
     const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');

@@ -43,6 +43,19 @@ export interface CacheScope {
   defaultRef: string;
 }
 
+/**
+ * How advice names the settings that chose the environment: the repository
+ * file's keys for the App and the Action, the flags where `selfdebug fix` was
+ * given them, so a failure tells each user what they can change.
+ */
+export interface SettingNames {
+  image: string;
+  setup: string;
+  /** Where hosts for setup are allowed. */
+  hosts: string;
+  config: string;
+}
+
 export interface EnvironmentRequest {
   /** The base image; the provider's configured image when unset. */
   image?: string;
@@ -60,6 +73,8 @@ export interface EnvironmentRequest {
   cacheScope?: CacheScope;
   /** Lines for the transcript: where the environment came from, steps that could not be reproduced. */
   notes?: string[];
+  /** Which settings chose this environment, for advice; the repository file's keys when unset. */
+  names?: SettingNames;
 }
 
 /** One host setup reached or was refused. */
@@ -91,6 +106,8 @@ export interface PreparationReport {
   services: string[];
   /** Anything worth a line in the transcript (pull progress summary, cache notes). */
   notes: string[];
+  /** The request's setting names, so a failed step's advice names what the user set. */
+  names?: SettingNames;
 }
 
 export const NO_PREPARATION: PreparationReport = {

@@ -1,5 +1,5 @@
 import { SelfdebugError, type SelfdebugErrorOptions } from '../errors/selfdebug-error.js';
-import type { PreparationReport, SetupCommand } from './environment.js';
+import type { PreparationReport, SettingNames, SetupCommand } from './environment.js';
 import type { EgressRefusal } from './refusal-watch.js';
 import type { ExecResult } from './sandbox.js';
 import { OUTPUT_BAR } from './setup-output.js';
@@ -64,12 +64,22 @@ function summaryOf(
       `With \`selfdebug fix\`, pass --allow-host ${hostOf(refused.target)}; an operator lists it in SELFDEBUG_EGRESS_HOSTS.`
     );
   const refusedHosts = report.egress.filter((target) => !target.allowed).map((target) => target.target);
+  const names = report.names ?? FILE_NAMES;
+  const one = refusedHosts.length === 1;
   const advice =
     refusedHosts.length > 0
-      ? `It was refused ${refusedHosts.join(', ')}: add ${refusedHosts.length === 1 ? 'that host' : 'those hosts'} to sandbox.allowed_hosts in .github/selfdebug.yml if setup needs ${refusedHosts.length === 1 ? 'it' : 'them'}.`
-      : 'Fix the command (setup in .github/selfdebug.yml, or the workflow step it came from) or pick an image that has what it needs (sandbox.image).';
+      ? `It was refused ${refusedHosts.join(', ')}: allow ${one ? 'that host' : 'those hosts'} (${names.hosts}) if setup needs ${one ? 'it' : 'them'}.`
+      : `Fix the command (${names.setup}, or the workflow step it came from) or pick an image that has what it needs (${names.image}).`;
   return `The setup step ${named} failed (${result.reason ?? `exit code ${result.exitCode}`}). ${advice}`;
 }
+
+/** The repository file's keys: what advice names when the request does not say (the App, the Action). */
+const FILE_NAMES: SettingNames = {
+  image: 'sandbox.image in .github/selfdebug.yml',
+  setup: '`setup` in .github/selfdebug.yml',
+  hosts: 'sandbox.allowed_hosts in .github/selfdebug.yml',
+  config: '.github/selfdebug.yml',
+};
 
 /** "Setup reached …; refused …", when setup went through the proxy at all. */
 function egressFacts(egress: PreparationReport['egress']): string[] {

@@ -75,6 +75,7 @@ export class EnvironmentPreparer {
       egress: [],
       services: [],
       notes: [...(environment.notes ?? []), ...(ensured.pulled ? [`pulled ${base}`] : [])],
+      ...(environment.names ? { names: environment.names } : {}),
     };
     // The holder and the forwarder run from the project's image, which the job's may not be.
     if (environment.services.length > 0 || environment.setup.length > 0)

@@ -101,6 +101,7 @@ export class LocalSandboxProvider implements SandboxProvider {
         ...(environment.services.length > 0 ? ['the local sandbox starts no services'] : []),
         ...copyNotes,
       ],
+      ...(environment.names ? { names: environment.names } : {}),
     };
     await runSetup(sandbox, environment.setup, report, {
       timeoutSeconds: this.config.setupTimeoutSeconds,
