@@ -45,8 +45,10 @@ export async function benchRealProjects(): Promise<string> {
     const operator = await operatorSettings(work);
     for (const project of REAL_PROJECTS) {
       const source = await fetchProject(project, work, nonce);
-      const cold = await fixOnce(project, source, join(work, `${project.name}-cold`), operator);
-      const cached = await fixOnce(project, source, join(work, `${project.name}-cached`), operator);
+      // The same folder both times: the CLI's cache entries belong to the user and the folder.
+      const dir = join(work, project.name);
+      const cold = await fixOnce(project, source, dir, operator);
+      const cached = await fixOnce(project, source, dir, operator);
       rows.push(row(project, cold, cached));
       if (cold.exitCode !== 0 || cached.exitCode !== 0)
         process.stderr.write(`${project.name}: not fixed\n${cold.tail}\n${cached.tail}\n`);
@@ -60,7 +62,8 @@ export async function benchRealProjects(): Promise<string> {
     `${REAL_PROJECTS.length} packages fetched from the npm registry with \`npm pack\` while the bench runs, one bug`,
     'injected into each, fixed by `selfdebug fix --setup "npm ci"` with a replayed answer in the default image',
     `(\`${image}\`). The registry, its CA and the allowed host come from the host's npm configuration through the`,
-    'operator settings. Cold: a key never built; cached: a fresh copy of the same project reusing it.',
+    'operator settings. Cold: a key never built; cached: a fresh copy of the same buggy project in the same folder,',
+    'reusing the prepared environment.',
     '',
     markdownTable(
       [
@@ -140,6 +143,9 @@ async function fetchProject(project: RealProject, work: string, nonce: string): 
     manifest.devDependencies = Object.fromEntries(
       Object.entries(all).filter(([name]) => project.testDependencies?.includes(name)),
     );
+    // Only the script the command runs: the release hooks (prepublish…) need the tooling left out.
+    const script = project.command.replace(/^npm (run )?/, '');
+    manifest.scripts = { [script]: (manifest.scripts as Record<string, string>)[script] };
   }
   await writeFile(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
   for (const [path, content] of Object.entries(project.files ?? {}))
@@ -162,6 +168,7 @@ async function fixOnce(
   dir: string,
   operator: Operator,
 ): Promise<Outcome> {
+  await rm(dir, { recursive: true, force: true });
   await run('cp', ['-a', source, dir]);
   const replay = join(dir, '..', `${project.name}-replay.json`);
   await writeFile(replay, JSON.stringify(replayFor(project)));

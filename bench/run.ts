@@ -51,15 +51,21 @@ function stamped(section: string): string {
 // A partial run (`npm run bench -- excerpt`) replaces only its own sections and keeps the others' figures.
 const file = new URL('../BENCHMARKS.md', import.meta.url);
 const previous = only.length > 0 ? await readFile(file, 'utf8').catch(() => '') : '';
-const kept = new Map(
-  previous
-    .split(/^(?=## )/m)
-    .slice(1)
-    .map((section) => [/`bench\/([\w-]+)\.ts`/.exec(section)?.[1] ?? '', section.trimEnd()] as const),
-);
-const ordered = Object.keys(benches)
-  .map((name) => sections.get(name) ?? kept.get(name))
-  .filter((section): section is string => section !== undefined);
+const previousSections = previous
+  .split(/^(?=## )/m)
+  .slice(1)
+  .map((section) => [/`bench\/([\w-]+)\.ts`/.exec(section)?.[1] ?? '', section.trimEnd()] as const);
+const kept = new Map(previousSections);
+// Sections no bench writes (measured by a script, such as the executor images' build) stay, first, as they were.
+const measuredElsewhere = previousSections
+  .filter(([name]) => !(name in benches))
+  .map(([, section]) => section);
+const ordered = [
+  ...measuredElsewhere,
+  ...Object.keys(benches)
+    .map((name) => sections.get(name) ?? kept.get(name))
+    .filter((section): section is string => section !== undefined),
+];
 
 const document = [
   '# Benchmarks',
