@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/cli/option-values.js';
 import { checkOutputPath, writeOrRescue } from '../../src/cli/output-files.js';
@@ -47,16 +48,31 @@ async function messageOf(target: string): Promise<string> {
   return (error as Error).message;
 }
 
+/**
+ * Runs the check as nobody. The module is bundled into a temporary folder
+ * first: the clone itself may sit where nobody cannot enter (root's home, a
+ * `mktemp -d` folder), and the check must not depend on where it was cloned.
+ */
 function messageAsNobody(target: string): string {
-  const module = new URL('../../src/cli/output-files.ts', import.meta.url).href;
-  const script = `import(${JSON.stringify(module)}).then((m) => m.checkOutputPath('--record', ${JSON.stringify(target)})).then(() => console.log('accepted'), (e) => console.log(e.message));`;
-  const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+  const folder = mkdtempSync(join(tmpdir(), 'selfdebug-as-nobody-'));
+  chmodSync(folder, 0o755);
+  const bundle = join(folder, 'output-files.mjs');
+  buildSync({
+    entryPoints: [new URL('../../src/cli/output-files.ts', import.meta.url).pathname],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: bundle,
+    logLevel: 'silent',
+  });
+  chmodSync(bundle, 0o644);
+  const script = `import(${JSON.stringify(bundle)}).then((m) => m.checkOutputPath('--record', ${JSON.stringify(target)})).then(() => console.log('accepted'), (e) => console.log(e.message));`;
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
     uid: 65534,
     gid: 65534,
     encoding: 'utf8',
     env: { PATH: process.env.PATH ?? '', HOME: tmpdir() },
-    // The project's folder, where node finds tsx.
-    cwd: process.cwd(),
+    cwd: folder,
   });
   return `${child.stdout}${child.stderr}`;
 }
