@@ -1,8 +1,10 @@
+import { loadSetupExtras } from '../compose/setup-extras.js';
 import { loadSandboxConfig, parseSandboxConfig } from '../config/load-config.js';
 import { type ModelConfig, parseModelConfig } from '../config/model-config.js';
 import type { Environment } from '../config/read-environment.js';
 import { loopLimitsFrom, modelOverrides, type RepoConfig, sandboxOverrides } from '../config/repo-config.js';
 import type { SandboxConfig } from '../config/sandbox-config.js';
+import type { SetupExtras } from '../config/setup-extras.js';
 import { type LoopLimits, loopLimitsSchema } from '../loop/task.js';
 import type { ActionInputs } from './inputs.js';
 
@@ -11,6 +13,8 @@ export interface ActionSettings {
   sandbox: SandboxConfig;
   model: ModelConfig;
   limits: LoopLimits;
+  /** SELFDEBUG_SETUP_ENV_FILE and SELFDEBUG_EXTRA_CA_CERTS of the runner, read as the App reads them. */
+  setupExtras: SetupExtras;
 }
 
 const SOURCE = 'the action inputs and .github/selfdebug.yml';
@@ -22,12 +26,7 @@ export function actionSettings(
   warn: (message: string) => void,
   env: Environment = {},
 ): ActionSettings {
-  const sandbox = {
-    ...sandboxSettings(inputs, config),
-    // The operator's table, as the App and the CLI read it (a bad entry names the variable).
-    toolchainImages: loadSandboxConfig({ SELFDEBUG_TOOLCHAIN_IMAGES: env.SELFDEBUG_TOOLCHAIN_IMAGES })
-      .toolchainImages,
-  };
+  const sandbox = sandboxSettings(inputs, config, env);
   const model = modelSettings(inputs, config);
   const limits = loopLimitsSchema.parse({
     ...loopLimitsFrom(
@@ -43,12 +42,19 @@ export function actionSettings(
     warn(
       'sandbox.network "host" of .github/selfdebug.yml is ignored: the action runs commands with no network.',
     );
-  return { sandbox, model, limits };
+  return { sandbox, model, limits, setupExtras: loadSetupExtras(sandbox) };
 }
 
-function sandboxSettings(inputs: ActionInputs, config: RepoConfig): SandboxConfig {
+/**
+ * The runner's environment first, read as the App and the CLI read theirs
+ * (SELFDEBUG_SANDBOX_*, SELFDEBUG_TOOLCHAIN_IMAGES, SELFDEBUG_EXTRA_CA_CERTS…;
+ * the sidecars' image fixed there, so the `image` input never runs them),
+ * then .github/selfdebug.yml, then the inputs.
+ */
+function sandboxSettings(inputs: ActionInputs, config: RepoConfig, env: Environment): SandboxConfig {
   return parseSandboxConfig(
     {
+      ...loadSandboxConfig(env),
       ...sandboxOverrides(config),
       kind: inputs.sandbox === 'runner' ? 'local' : 'docker',
       // What the model runs never reaches out, whatever .github/selfdebug.yml asks: the workspace may hold

@@ -2,6 +2,7 @@ import { tmpdir } from 'node:os';
 import { type GitHubOctokit, tokenCodeHost, tokenOctokit } from '../compose/action-clients.js';
 import { loadSandboxProvider } from '../compose/command-sandbox.js';
 import { loadLanguageModel } from '../compose/language-model.js';
+import { setupSecrets } from '../compose/setup-extras.js';
 import type { Environment } from '../config/read-environment.js';
 import type { RepoConfig } from '../config/repo-config.js';
 import { planEnvironment } from '../environment/plan-environment.js';
@@ -29,6 +30,7 @@ import {
 } from './report-files.js';
 import { existingToolCache, toolCachePath } from './sandbox-choice.js';
 import { withToolPath } from './tool-path.js';
+import { commandText } from './workflow-command.js';
 
 export interface ActionIO {
   /** The step's log; `::error::` and `::warning::` lines become annotations. */
@@ -51,13 +53,13 @@ export async function runAction(env: Environment, io: ActionIO): Promise<number>
     for (const problem of read.problems) io.log(`::error::selfdebug: ${commandText(problem)}`);
     return 1;
   }
+  // Grows as the run learns its secrets (secret_env, the setup variables), so an error is redacted of all.
+  const secrets = [read.inputs['api-key'], read.inputs['github-token']];
   try {
-    return await debug(read.inputs, read.runner, env, io);
+    return await debug(read.inputs, read.runner, { env, io, secrets });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    io.log(
-      `::error::selfdebug: ${commandText(new Redactor([read.inputs['api-key'], read.inputs['github-token']]).redact(message))}`,
-    );
+    io.log(`::error::selfdebug: ${commandText(new Redactor(secrets).redact(message))}`);
     return 1;
   }
 }
@@ -70,6 +72,8 @@ interface ActionRun {
   io: ActionIO;
   failed: FailedRun;
   config: RepoConfig;
+  /** Every value to hide, shared with runAction's error handler; `redactor` hides these. */
+  secrets: (string | undefined)[];
   redactor: Redactor;
 }
 
@@ -84,8 +88,7 @@ interface LoopDone {
 async function debug(
   inputs: ActionInputs,
   runner: RunnerContext,
-  env: Environment,
-  io: ActionIO,
+  { env, io, secrets }: Pick<ActionRun, 'env' | 'io' | 'secrets'>,
 ): Promise<number> {
   const read = await readFailedRun(runner);
   if ('problem' in read) throw new ActionFailure(read.problem);
@@ -93,7 +96,7 @@ async function debug(
   // Before anything of the fork's is read: no configuration, no sandbox, no model, no push.
   if (fork !== null) return done({ io, runner, redactor: new Redactor([inputs['api-key']]) }, fork);
   const { config, failed, inputs: settled } = await configuredRun(inputs, runner, read, io.log);
-  const secrets = [inputs['api-key'], inputs['github-token'], ...config.secret_env.map((name) => env[name])];
+  secrets.push(...config.secret_env.map((name) => env[name]));
   const run: ActionRun = {
     inputs: settled,
     runner,
@@ -101,6 +104,7 @@ async function debug(
     io,
     failed,
     config,
+    secrets,
     redactor: new Redactor(secrets),
   };
   const bot = untrustedBot(failed, inputs['trusted-bots']);
@@ -130,12 +134,11 @@ async function done(run: Pick<ActionRun, 'io' | 'runner' | 'redactor'>, message:
 async function debugCommand(run: ActionRun, checkout: () => Promise<Workspace>): Promise<number> {
   const { inputs, runner, config, io } = run;
   const octokit = tokenOctokit(inputs['github-token'], runner.GITHUB_API_URL);
-  const warn = (message: string) => io.log(`::warning::selfdebug: ${message}`);
-  const settings = actionSettings(inputs, config, warn, run.env);
+  const settings = settle(run);
   const given = inputs.command ?? config.command;
   const { command, derived } =
     given === undefined ? await failedStep(run, octokit, settings) : { command: given, derived: null };
-  const { provider, toolPath } = await sandboxFor(run, settings.sandbox);
+  const { provider, toolPath } = await sandboxFor(run, settings);
   const model = await loadLanguageModel(settings.model);
   // In the failed job the workspace and the tool cache hold what it set up; a separate workflow_run
   // workflow starts from a bare checkout, so it derives the failed job's environment as the App does.
@@ -167,13 +170,23 @@ async function debugCommand(run: ActionRun, checkout: () => Promise<Workspace>):
   });
 }
 
+/** The run's settings; their setup variables join the secrets the redactor hides from here on. */
+function settle(run: ActionRun): ActionSettings {
+  const warn = (message: string) => run.io.log(`::warning::selfdebug: ${message}`);
+  const settings = actionSettings(run.inputs, run.config, warn, run.env);
+  run.secrets.push(...setupSecrets(settings.setupExtras));
+  run.redactor = new Redactor(run.secrets);
+  return settings;
+}
+
 /**
  * The sandbox the inputs chose. `runner` says its risk as an annotation (seen on the run's page, not only
  * in the raw log); `docker` mounts the tool cache read-only, and its commands find the job's tools there first.
  */
-async function sandboxFor(run: ActionRun, config: ActionSettings['sandbox']) {
+async function sandboxFor(run: ActionRun, { sandbox: config, setupExtras }: ActionSettings) {
   const toolCache = await existingToolCache(run.runner.RUNNER_TOOL_CACHE);
   const provider = await loadSandboxProvider(config, {
+    setupExtras,
     host: run.env,
     backToDocker: 'use `sandbox: docker` (the default)',
     warn: (message) => run.io.log(`::warning::selfdebug: ${commandText(message)}`),
@@ -283,9 +296,4 @@ async function deliverFix(run: ActionRun, view: JobView, loop: LoopDone): Promis
   for (const note of outcome.notes) io.log(`::warning::selfdebug: ${commandText(redactor.redact(note))}`);
   io.log(`selfdebug: delivered the fix: ${outcome.url}`);
   return outcome.url;
-}
-
-/** Workflow commands end at a newline and treat `%` as an escape. */
-function commandText(text: string): string {
-  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }

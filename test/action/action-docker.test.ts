@@ -1,12 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import { access, chmod } from 'node:fs/promises';
 import { join } from 'node:path';
+import Docker from 'dockerode';
 import { expect, it } from 'vitest';
-import { describeWithDocker, TEST_IMAGE } from '../helpers/docker.js';
+import { describeWithDocker, imageWithoutSocat, removeStoreImages, TEST_IMAGE } from '../helpers/docker.js';
 import {
   ACTION_TIMEOUT,
   FIXED_STATS,
   failedRun,
   inputsFor,
+  PROJECT,
   pushBy,
   readText,
   runSimulated,
@@ -67,5 +70,44 @@ describeWithDocker('the GitHub Action with sandbox: docker', () => {
     for (const name of ['INPUT_', 'GITHUB_', 'RUNNER_', 'OPENAI_API_KEY', 'test-key', token])
       expect(summary).not.toContain(name);
     expect(standin.problems).toEqual([]);
+  });
+
+  it("runs setup with an `image` that has no socat: the forwarder runs from the runner's SELFDEBUG_SANDBOX_IMAGE", {
+    timeout: ACTION_TIMEOUT,
+  }, async () => {
+    const jobImage = `selfdebug-test-nosocat:${randomUUID().slice(0, 8)}`;
+    await imageWithoutSocat(jobImage);
+    const files = { ...PROJECT, '.github/selfdebug.yml': 'setup:\n  - "! command -v socat"\n' };
+    const { standin, repository, token } = await world.repository([files]);
+    const model = await world.model();
+    const sha = repository.commits[0]!;
+    const run = failedRun(standin, repository.fullName, sha);
+    const { root, workspace } = await world.checkedOut('selfdebug-action-nosocat-', files);
+    const cacheDir = join(root, 'environment-cache');
+    const simulated = await simulateRunner(root, standin, {
+      repository: repository.fullName,
+      workspace,
+      ...pushBy('alice'),
+      runId: run.id,
+      sha,
+      inputs: inputsFor(model, token, { command: 'python3 stats.py', sandbox: 'docker', image: jobImage }),
+      extra: { SELFDEBUG_SANDBOX_IMAGE: TEST_IMAGE, SELFDEBUG_ENVIRONMENT_CACHE_DIR: cacheDir },
+    });
+
+    try {
+      const { code, log } = await runSimulated(simulated.env);
+
+      expect(log).not.toContain('::error::');
+      expect(code).toBe(0);
+      const [pull] = standin.pulls(repository.fullName);
+      expect(await standin.readFile(repository.fullName, pull!.head, 'stats.py')).toBe(FIXED_STATS);
+      expect(standin.problems).toEqual([]);
+    } finally {
+      await removeStoreImages(cacheDir);
+      await new Docker()
+        .getImage(jobImage)
+        .remove({ force: true })
+        .catch(() => {});
+    }
   });
 });

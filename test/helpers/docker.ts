@@ -68,3 +68,25 @@ export async function removeStoreImages(cacheDir: string): Promise<void> {
       .remove({ force: true })
       .catch(() => {});
 }
+
+/** The test image without socat (nor nc): what an official image such as node or python looks like to setup. */
+export async function imageWithoutSocat(tag: string): Promise<void> {
+  const docker = new Docker();
+  const container = await docker.createContainer({
+    Image: TEST_IMAGE,
+    User: '0:0',
+    Entrypoint: [],
+    Cmd: ['sh', '-c', 'rm -f "$(command -v socat)" "$(command -v nc)"; ! command -v socat'],
+    NetworkDisabled: true,
+    HostConfig: { NetworkMode: 'none' },
+  });
+  try {
+    await container.start();
+    const { StatusCode } = (await container.wait()) as { StatusCode: number };
+    if (StatusCode !== 0) throw new Error(`could not remove socat from ${TEST_IMAGE} (exit ${StatusCode})`);
+    const [repo, name] = tag.split(':');
+    await container.commit({ repo, tag: name });
+  } finally {
+    await container.remove({ force: true });
+  }
+}

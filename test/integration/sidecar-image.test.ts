@@ -10,32 +10,12 @@ import { parseSandboxConfig } from '../../src/config/load-config.js';
 import { defaultRepoConfig } from '../../src/config/repo-config.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import { generatedPackages, PackageIndex } from '../fakes/package-index.js';
-import { describeWithDocker, TEST_IMAGE } from '../helpers/docker.js';
+import { describeWithDocker, imageWithoutSocat, TEST_IMAGE } from '../helpers/docker.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
 
 const docker = new Docker();
 const REGISTRY_NAME = 'registry.test';
 const SETUP_TIMEOUT_MS = 240_000;
-
-/** The test image without socat (nor nc): what an official image such as node or python looks like to setup. */
-async function imageWithoutSocat(tag: string): Promise<void> {
-  const container = await docker.createContainer({
-    Image: TEST_IMAGE,
-    User: '0:0',
-    Entrypoint: [],
-    Cmd: ['sh', '-c', 'rm -f "$(command -v socat)" "$(command -v nc)"; ! command -v socat'],
-    NetworkDisabled: true,
-    HostConfig: { NetworkMode: 'none' },
-  });
-  try {
-    await container.start();
-    expect(((await container.wait()) as { StatusCode: number }).StatusCode).toBe(0);
-    const [repo, name] = tag.split(':');
-    await container.commit({ repo, tag: name });
-  } finally {
-    await container.remove({ force: true });
-  }
-}
 
 describeWithDocker('sidecars: any image works for setup', () => {
   const tempDir = useTempDirs();
