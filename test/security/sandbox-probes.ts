@@ -130,3 +130,13 @@ export function close({ server }: { server: Server | null }): Promise<void> {
 }
 
 export const lines = (result: ExecResult) => result.stdout.trim().split('\n');
+
+/**
+ * Tries to write `value` into each file that exists and prints one line per file: `kept <file>` when the write
+ * failed and the file reads as before, `wrote` or `changed` otherwise. The security property itself (nothing
+ * written), not the error text, which differs between runc's kernel and gVisor's.
+ */
+export const tryWrites = (files: string[], value: string) =>
+  `for f in ${files.join(' ')}; do [ -e "$f" ] || continue; before=$(cat "$f" 2>/dev/null); ` +
+  `if (echo ${value} > "$f") 2>/dev/null; then echo "wrote $f"; ` +
+  `elif [ "$(cat "$f" 2>/dev/null)" = "$before" ]; then echo "kept $f"; else echo "changed $f"; fi; done\n`;
