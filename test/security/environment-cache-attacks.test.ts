@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: INIT_TREE is a bash script, and ${…} is bash parameter expansion
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,25 @@ import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import { silentLogger } from '../../src/util/logger.js';
 import { describeWithDocker, removeStoreImages, TEST_SANDBOX } from '../helpers/docker.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
+
+/** What setup planted where the loop would find it; `find`, as gVisor's answer to `statx` breaks `ls` there. */
+const LIST_PLANTED = 'find /tmp node_modules -mindepth 1 -maxdepth 1 2>&1';
+
+/**
+ * The container's processes that descend from its PID 1 (docker-init and what it started), one command line
+ * each, read from /proc: an exec's own processes hang from the engine (parent 0), not from PID 1.
+ */
+const INIT_TREE = [
+  'declare -A parent args',
+  'for d in /proc/[0-9]*; do',
+  '  p=${d#/proc/}; read -r stat < "$d/stat" 2>/dev/null || continue',
+  '  rest=${stat##*) }; set -- $rest; parent[$p]=$2; args[$p]=$(tr "\\0" " " < "$d/cmdline")',
+  'done',
+  'for p in "${!parent[@]}"; do',
+  '  q=$p; while [ "$q" != 1 ] && [ "${parent[$q]:-0}" != 0 ]; do q=${parent[$q]}; done',
+  '  [ "$q" = 1 ] && echo "$p ${args[$p]% }"',
+  'done | sort -n | cut -d" " -f2-',
+].join('\n');
 
 const docker = new Docker();
 const SETUP_TIMEOUT_MS = 300_000;
@@ -106,11 +126,11 @@ describeWithDocker('the prepared-environment cache as a boundary between reposit
     expect(victim!.preparation?.reused).toBeNull();
     expect(victim!.preparation?.setup.map((run) => run.result.exitCode)).toEqual([0]);
     const ran = await victim!.exec(
-      'python3 -c "import sys" && node -e 0 && ls -A /tmp node_modules 2>&1; python3 -c "import sitecustomize, inspect; print(inspect.getsource(sitecustomize))"',
+      `python3 -c "import sys" && node -e 0 && ${LIST_PLANTED}; python3 -c "import sitecustomize, inspect; print(inspect.getsource(sitecustomize))"`,
     );
     expect(ran.output).not.toMatch(/PLANTED|\.hooks/);
     // The attack works where it was planted: the same command in A's own loop finds A's code.
-    const inAttacker = await attacker!.exec('python3 -c "import sys"; ls -A /tmp node_modules');
+    const inAttacker = await attacker!.exec(`python3 -c "import sys"; ${LIST_PLANTED}`);
     expect(inAttacker.output).toMatch(/PLANTED-sitecustomize/);
   });
 
@@ -123,11 +143,17 @@ describeWithDocker('the prepared-environment cache as a boundary between reposit
 
   it('starts the loop with nothing of setup running: only docker-init and the App’s keeper', async () => {
     const { attacker } = prepared as Record<string, Sandbox>;
-    // Asked of the engine, which lists the container's processes from the host: nothing inside can lie to it.
-    const top = await docker.getContainer(attacker!.id).top({ ps_args: '-eo pid,args' });
-    const commands = (top.Processes ?? []).map((row: string[]) => row.at(-1) ?? '');
-    expect(commands).toEqual(['/sbin/docker-init -- /opt/selfdebug/keeper', '/opt/selfdebug/keeper']);
-    expect((await attacker!.exec('ls /tmp')).stdout).not.toContain('PLANTED-alive');
+    const keeper = ['/sbin/docker-init -- /opt/selfdebug/keeper', '/opt/selfdebug/keeper'];
+    if (!TEST_SANDBOX.runtime) {
+      // Asked of the engine, which lists the container's processes from the host: nothing inside can lie to it.
+      const top = await docker.getContainer(attacker!.id).top({ ps_args: '-eo pid,args' });
+      expect((top.Processes ?? []).map((row: string[]) => row.at(-1) ?? '')).toEqual(keeper);
+    }
+    // Under gVisor the engine lists the sandbox's own host processes instead, so the container's kernel is asked
+    // (gVisor's, which the sandbox user cannot fool): everything that descends from PID 1, under either runtime.
+    const tree = await attacker!.exec(INIT_TREE);
+    expect(tree.stdout.trim().split('\n')).toEqual(keeper);
+    expect((await attacker!.exec('find /tmp -maxdepth 1')).stdout).not.toContain('PLANTED-alive');
   });
 
   it('refuses a prepared environment named as the sandbox image, by name or by id, whatever the allowlist', async () => {
