@@ -124,9 +124,10 @@ export class DockerSandbox implements Sandbox {
 
     const output = recorder.result();
     const durationMs = Math.round(performance.now() - started);
-    if (watch.died()) return this.calls.deathResult(output, durationMs);
+    // A command the job cancelled or timed out is reported so, even when its container went down with it.
     const stopped = limits.result(output, durationMs);
     if (stopped) return stopped;
+    if (watch.died()) return this.calls.deathResult(output, durationMs);
     const exitCode = await this.calls.exitCodeOf(exec);
     if (exitCode === OOM_EXIT_CODE && (await this.wasOomKilled())) {
       return { ...output, exitCode, end: 'oom-killed', reason: OOM_REASON, durationMs };
