@@ -15,7 +15,6 @@ import {
   renderFinalComment,
   renderStatusComment,
   statusMarker,
-  summarizeTrigger,
 } from '../report/index.js';
 import type { JobView } from '../report/job-view.js';
 import type { Logger } from '../util/logger.js';
@@ -267,7 +266,8 @@ export class JobReporter implements JobEvents {
       {
         jobId: request.id,
         repository: `${request.repository.owner}/${request.repository.name}`,
-        trigger: summarizeTrigger(request),
+        trigger: request.trigger,
+        requestedBy: request.requestedBy,
         handle: this.options.handle,
         statusCommentUrl: this.statusUrl,
         attemptCommentUrls: this.attemptUrls,
