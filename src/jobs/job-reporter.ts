@@ -11,7 +11,6 @@ import {
   type Redactor,
   type ReportChange,
   reduceJobReport,
-  summarizeTrigger,
 } from '../report/index.js';
 import type { Logger } from '../util/logger.js';
 import { CheckRunWriter } from './check-run-writer.js';
@@ -77,7 +76,8 @@ export class JobReporter implements JobEvents {
       {
         jobId: request.id,
         repository: `${request.repository.owner}/${request.repository.name}`,
-        trigger: summarizeTrigger(request),
+        trigger: request.trigger,
+        requestedBy: request.requestedBy,
         handle: options.handle,
         comments: settings.comments ?? 'per-attempt',
         notes: settings.notes ?? [],

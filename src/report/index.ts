@@ -55,4 +55,4 @@ export { MIN_SECRET_LENGTH, REDACTED, Redactor } from './redact.js';
 export { redactingLogger } from './redacting-logger.js';
 export { codeBlock, inlineCode, sanitizeProse } from './sanitize.js';
 export { renderStatusComment } from './status-comment.js';
-export { describeTrigger, issueToClose, summarizeTrigger, type TriggerSummary } from './trigger.js';
+export { describeTrigger, issueToClose } from './trigger.js';
