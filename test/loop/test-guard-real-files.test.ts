@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { classifyEdits, touchedTestFiles } from '../../src/loop/test-guard/classify-edits.js';
+import { classifyEdits } from '../../src/loop/test-guard/classify-edits.js';
 import type { TestFindingKind } from '../../src/loop/test-guard/findings.js';
 
 /** Real test files (sources and licences in test/fixtures/test-guard/README.md) and their weakened variants. */
