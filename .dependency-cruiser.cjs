@@ -29,11 +29,7 @@ const PROBOT = inPackage(['probot']);
 
 /** Rooms that hold logic and ports only: they never see an adapter or an SDK. */
 const INNER =
-<<<<<<< HEAD
-  '^src/(loop|ci-logs|report|environment|config|errors|queue|sandbox|model|workspace|code-host|util|eval|metrics|jobs-page|doctor|fix)/';
-=======
-  '^src/(loop|ci-logs|report|environment|config|errors|queue|sandbox|model|workspace|code-host|util|eval|metrics|jobs-page|doctor|triggers)/';
->>>>>>> 4c2df9cdbb2a4767641878ed79df9a13552f9e8d
+  '^src/(loop|ci-logs|report|environment|config|errors|queue|sandbox|model|workspace|code-host|util|eval|metrics|jobs-page|doctor|triggers|fix)/';
 
 module.exports = {
   forbidden: [
