@@ -1,7 +1,7 @@
-import { readFolderConfig } from '../cli/fix-repo-config.js';
 import type { ActionCodeHost } from '../code-host/code-host.js';
 import { actionCodeHost } from '../compose/action-clients.js';
 import { loadAppConfig } from '../config/app-config.js';
+import { readFolderConfig } from '../config/folder-config.js';
 import { applyOperatorCeilings, type RepoConfig, readRepoConfig } from '../config/repo-config.js';
 import type { FailedRun } from './event.js';
 import type { ActionInputs, RunnerContext } from './inputs.js';
