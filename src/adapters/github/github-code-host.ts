@@ -254,11 +254,8 @@ export class GitHubCodeHost implements ActionCodeHost {
   }
 
   async workflowRun(runId: number): Promise<{ path: string; jobs: RunJob[] }> {
-    const [run, jobs] = await Promise.all([
-      this.octokit.rest.actions.getWorkflowRun({ ...this.repository, run_id: runId }),
-      listRunJobs(this.octokit, this.repository, runId, PAGE_SIZE),
-    ]);
-    return { path: run.data.path, jobs };
+    const { data } = await this.octokit.rest.actions.getWorkflowRun({ ...this.repository, run_id: runId });
+    return { path: data.path, jobs: await listRunJobs(this.octokit, this.repository, runId, PAGE_SIZE) };
   }
 
   async openPullRequestsFrom(
