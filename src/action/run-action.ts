@@ -1,5 +1,6 @@
 import { tmpdir } from 'node:os';
-import { type GitHubOctokit, tokenCodeHost, tokenOctokit } from '../compose/action-clients.js';
+import type { ActionCodeHost } from '../code-host/code-host.js';
+import { actionCodeHost } from '../compose/action-clients.js';
 import { loadSandboxProvider } from '../compose/command-sandbox.js';
 import { loadLanguageModel } from '../compose/language-model.js';
 import { setupSecrets } from '../compose/setup-extras.js';
@@ -81,7 +82,7 @@ interface ActionRun {
 interface LoopDone {
   result: LoopResult;
   sandbox: Sandbox;
-  octokit: GitHubOctokit;
+  host: ActionCodeHost;
   checkout: () => Promise<Workspace>;
 }
 
@@ -133,11 +134,15 @@ async function done(run: Pick<ActionRun, 'io' | 'runner' | 'redactor'>, message:
 /** Runs the loop on the command (the input, the config's, or the failed step's) in the sandbox, then reports. */
 async function debugCommand(run: ActionRun, checkout: () => Promise<Workspace>): Promise<number> {
   const { inputs, runner, config, io } = run;
-  const octokit = tokenOctokit(inputs['github-token'], runner.GITHUB_API_URL);
+  const host = actionCodeHost({
+    token: inputs['github-token'],
+    apiUrl: runner.GITHUB_API_URL,
+    repository: runner.GITHUB_REPOSITORY,
+  });
   const settings = settle(run);
   const given = inputs.command ?? config.command;
   const { command, derived } =
-    given === undefined ? await failedStep(run, octokit, settings) : { command: given, derived: null };
+    given === undefined ? await failedStep(run, host, settings) : { command: given, derived: null };
   const sandboxes = await sandboxFor(run, settings);
   const model = await loadLanguageModel(settings.model);
   // In the failed job the workspace and the tool cache hold what it set up; a separate workflow_run
@@ -162,7 +167,7 @@ async function debugCommand(run: ActionRun, checkout: () => Promise<Workspace>):
     sandboxes,
     model,
     onProgress: (line: string) => io.log(run.redactor.redact(line)),
-    deliver: ({ loop, sandbox }) => report(run, { result: loop, sandbox, octokit, checkout }),
+    deliver: ({ loop, sandbox }) => report(run, { result: loop, sandbox, host, checkout }),
   });
 }
 
@@ -199,12 +204,9 @@ async function sandboxFor(
 }
 
 /** The step that failed in this run's job (its command and derived environment), found through the jobs API and the workflow file. */
-async function failedStep(run: ActionRun, octokit: GitHubOctokit, settings: ActionSettings) {
+async function failedStep(run: ActionRun, host: ActionCodeHost, settings: ActionSettings) {
   const { runner, failed } = run;
-  const [owner = '', repo = ''] = runner.GITHUB_REPOSITORY.split('/');
-  const step = await findFailedStep(octokit, {
-    owner,
-    repo,
+  const step = await findFailedStep(host, {
     runId: failed.runId,
     ...(failed.separate || runner.GITHUB_JOB === undefined ? {} : { jobKey: runner.GITHUB_JOB }),
     ...(failed.separate || runner.RUNNER_NAME === undefined ? {} : { runnerName: runner.RUNNER_NAME }),
@@ -276,13 +278,9 @@ function viewContext(run: ActionRun) {
 /** Delivers the fix as a pull request or as suggestions; returns where it went. */
 async function deliverFix(run: ActionRun, view: JobView, loop: LoopDone): Promise<string> {
   const { inputs, runner, failed, io, redactor } = run;
-  const [owner = '', repo = ''] = runner.GITHUB_REPOSITORY.split('/');
   const deliver = inputs.deliver === 'suggestions' ? deliverSuggestions : deliverPullRequest;
   const outcome = await deliver({
-    octokit: loop.octokit,
-    host: tokenCodeHost(loop.octokit, { owner, repo }),
-    owner,
-    repo,
+    host: loop.host,
     token: inputs['github-token'],
     jobId: jobIdOf(failed),
     run: failed,
