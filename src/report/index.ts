@@ -1,7 +1,7 @@
 /**
  * report/: loop events → what people see on GitHub. Pure functions, no
- * I/O. The runner keeps a job's events and the URLs of what it posted,
- * builds a `JobView` with `jobView`, and renders; every renderer takes the
+ * I/O. The runner folds a job's events and the URLs of what it posted into
+ * a `JobReport` (`reduceJobReport`, whose view is `jobView`'s), and renders; every renderer takes the
  * job's `Redactor` and applies it last.
  */
 export { type Activity, activityText, currentActivity } from './activity.js';
@@ -13,6 +13,14 @@ export { renderCommitMessage } from './commit-message.js';
 export { type ConfigProblemCheckRun, renderConfigProblemCheckRun } from './config-check-run.js';
 export { addedLineRanges, diffAnnotations, type LineRange } from './diff-annotations.js';
 export { FINAL_COMMENT_OUTCOMES, needsFinalComment, renderFinalComment } from './final-comment.js';
+export {
+  attemptsToPost,
+  type JobReport,
+  newJobReport,
+  type OpenCheckRun,
+  type ReportChange,
+  reduceJobReport,
+} from './job-report.js';
 export {
   type AttemptView,
   type CommentMode,
