@@ -29,7 +29,7 @@ const PROBOT = inPackage(['probot']);
 
 /** Rooms that hold logic and ports only: they never see an adapter or an SDK. */
 const INNER =
-  '^src/(loop|ci-logs|report|environment|config|errors|queue|sandbox|model|workspace|code-host|util|eval|metrics|jobs-page|doctor|triggers)/';
+  '^src/(loop|ci-logs|report|environment|config|errors|queue|sandbox|model|workspace|code-host|util|eval|metrics|jobs-page|doctor|triggers|fix)/';
 
 module.exports = {
   forbidden: [
