@@ -6,11 +6,11 @@ import { setupSecrets } from '../compose/setup-extras.js';
 import type { Environment } from '../config/read-environment.js';
 import type { RepoConfig } from '../config/repo-config.js';
 import { planEnvironment } from '../environment/plan-environment.js';
-import { type LoopResult, runLoop } from '../loop/run-loop.js';
+import { type FixPlan, runFixPlan } from '../fix/index.js';
+import type { LoopResult } from '../loop/run-loop.js';
 import { type JobView, jobView } from '../report/job-view.js';
 import { Redactor } from '../report/redact.js';
-import type { Sandbox } from '../sandbox/sandbox.js';
-import { withSandbox } from '../sandbox/with-sandbox.js';
+import type { Sandbox, SandboxProvider } from '../sandbox/sandbox.js';
 import { isOwnBranch, ROUND_TRAILER } from '../workspace/selfdebug-branches.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { type ActionSettings, actionSettings } from './action-settings.js';
@@ -138,7 +138,7 @@ async function debugCommand(run: ActionRun, checkout: () => Promise<Workspace>):
   const given = inputs.command ?? config.command;
   const { command, derived } =
     given === undefined ? await failedStep(run, octokit, settings) : { command: given, derived: null };
-  const { provider, toolPath } = await sandboxFor(run, settings);
+  const sandboxes = await sandboxFor(run, settings);
   const model = await loadLanguageModel(settings.model);
   // In the failed job the workspace and the tool cache hold what it set up; a separate workflow_run
   // workflow starts from a bare checkout, so it derives the failed job's environment as the App does.
@@ -146,27 +146,23 @@ async function debugCommand(run: ActionRun, checkout: () => Promise<Workspace>):
     derive: run.failed.separate,
     allowedImages: settings.sandbox.allowedImages,
   });
-  const opening = {
+  const plan: FixPlan = {
     jobId: jobIdOf(run.failed),
+    task: { description: `The command \`${command}\` fails in ${run.failed.workflowName}.`, command },
+    limits: settings.limits,
+    prices: settings.prices,
     workspace: runner.GITHUB_WORKSPACE,
     environment: run.failed.cacheScope
       ? { ...environment.request, cacheScope: run.failed.cacheScope }
       : environment.request,
-    onProgress: (line: string) => io.log(run.redactor.redact(line)),
+    // The delivery chosen by the inputs brings back what it needs itself (a pull request's files, or none).
+    copyBack: 'never',
   };
-  return await withSandbox(provider, opening, async (opened) => {
-    const sandbox = withToolPath(opened, toolPath);
-    const result = await runLoop({
-      task: { description: `The command \`${command}\` fails in ${run.failed.workflowName}.`, command },
-      limits: settings.limits,
-      model,
-      sandbox,
-      prices: {
-        inputPerMillion: settings.model.inputPricePerMillion,
-        outputPerMillion: settings.model.outputPricePerMillion,
-      },
-    });
-    return report(run, { result, sandbox, octokit, checkout });
+  return await runFixPlan(plan, {
+    sandboxes,
+    model,
+    onProgress: (line: string) => io.log(run.redactor.redact(line)),
+    deliver: ({ loop, sandbox }) => report(run, { result: loop, sandbox, octokit, checkout }),
   });
 }
 
@@ -183,7 +179,10 @@ function settle(run: ActionRun): ActionSettings {
  * The sandbox the inputs chose. `runner` says its risk as an annotation (seen on the run's page, not only
  * in the raw log); `docker` mounts the tool cache read-only, and its commands find the job's tools there first.
  */
-async function sandboxFor(run: ActionRun, { sandbox: config, setupExtras }: ActionSettings) {
+async function sandboxFor(
+  run: ActionRun,
+  { sandbox: config, setupExtras }: ActionSettings,
+): Promise<SandboxProvider> {
   const toolCache = await existingToolCache(run.runner.RUNNER_TOOL_CACHE);
   const provider = await loadSandboxProvider(config, {
     setupExtras,
@@ -193,7 +192,10 @@ async function sandboxFor(run: ActionRun, { sandbox: config, setupExtras }: Acti
     readOnlyMounts: toolCache === null ? [] : [toolCache],
   });
   const toolPath = provider.kind === 'docker' ? toolCachePath(run.env.PATH, toolCache) : [];
-  return { provider, toolPath };
+  return {
+    kind: provider.kind,
+    open: async (request) => withToolPath(await provider.open(request), toolPath),
+  };
 }
 
 /** The step that failed in this run's job (its command and derived environment), found through the jobs API and the workflow file. */
