@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { promptTokenBudgetFor } from '../model/context-window.js';
-import { TEST_POLICIES } from './test-guard/findings.js';
 import type { ModelWindow } from '../model/language-model.js';
+import { TEST_POLICIES } from './test-guard/findings.js';
 
 /** What the loop is asked to fix. */
 export interface DebugTask {
