@@ -96,12 +96,14 @@ function commandFindings(path: string, before: string, after: string, command: s
   return [];
 }
 
-/** A script file the command names (`sh run-tests.sh`, `python tools/check.py`). */
+/**
+ * A test wrapper the command names (`sh run-tests.sh`, `bash ci/check.sh`). Only one whose name says it
+ * checks: a script the command simply runs (`python3 app.py`, `sh build.sh`) is the code being fixed.
+ */
 function namedByCommand(path: string, command: string): boolean {
-  const words = command
-    .split(/[\s;&|()]+/)
-    .map((word) => word.replace(/^\.\//, '').replace(/^['"]|['"]$/g, ''));
-  return words.some((word) => word !== '' && word === path && /[./]/.test(word));
+  const base = path.split('/').at(-1) ?? path;
+  if (!/(^|[-_.])(test|tests|check|checks|ci|verify)([-_.]|$)/i.test(base)) return false;
+  return commandWords(command).includes(path);
 }
 
 function commandWords(command: string): string[] {
