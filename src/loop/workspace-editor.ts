@@ -125,18 +125,21 @@ export class WorkspaceEditor {
 
   /** Every file the run changed, against how it was before the run. */
   async diff(): Promise<{ diff: string; changedFiles: string[] }> {
-    const diffs: string[] = [];
-    const changedFiles: string[] = [];
+    const changes = await this.changes();
+    const diffs = changes.map((change) => unifiedDiff(change.path, change.before, change.after));
+    return { diff: diffs.join(''), changedFiles: changes.map((change) => change.path) };
+  }
+
+  /** Each file the run changed, as it was before the run and as it is now. */
+  async changes(): Promise<EditedFile[]> {
+    const changes: EditedFile[] = [];
     for (const [path, before] of this.baseline) {
       const now = await this.current(path);
       const after = now === 'binary' ? null : now.after;
-      const diff = unifiedDiff(path, before.content, after);
-      if (diff !== '') {
-        diffs.push(diff);
-        changedFiles.push(path);
-      }
+      if (unifiedDiff(path, before.content, after) !== '')
+        changes.push({ path, before: before.content, after });
     }
-    return { diff: diffs.join(''), changedFiles };
+    return changes;
   }
 
   private async current(path: string): Promise<FileChange | 'binary'> {

@@ -21,6 +21,15 @@ export interface TestFinding {
   reason: string;
 }
 
+/** What the pull request says about the tests a fix touches: each test file and why, and every finding. */
+export interface TestEdits {
+  files: { path: string; why: string }[];
+  findings: TestFinding[];
+}
+
+/** The label a pull request gets when its fix changes what judges it (tests: flag). */
+export const TESTS_EDITED_LABEL = 'selfdebug:tests-edited';
+
 /** One file as the attempt found it and as its edits would leave it; null when it does not exist. */
 export interface EditedFile {
   path: string;

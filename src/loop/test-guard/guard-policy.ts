@@ -1,5 +1,5 @@
-import { classifyEdits } from './classify-edits.js';
-import type { EditedFile, TestFinding, TestPolicy } from './findings.js';
+import { classifyEdits, touchedTestFiles } from './classify-edits.js';
+import type { EditedFile, TestEdits, TestFinding, TestPolicy } from './findings.js';
 
 /** The policy half of the loop's limits the guard reads. */
 export interface TestGuardSettings {
@@ -29,4 +29,21 @@ export function guardEdits(
     ],
     flagged: [],
   };
+}
+
+/**
+ * What the final diff does to the tests, for the pull request: every test file it touches (under any
+ * policy), and the findings that let it through (under `flag`; `protect` left none). Null when none.
+ */
+export function summarizeTestEdits(
+  files: readonly EditedFile[],
+  command: string,
+  settings: TestGuardSettings,
+): TestEdits | null {
+  const findings =
+    settings.tests === 'allow'
+      ? []
+      : classifyEdits(files, { command, protectedPaths: settings.protectedPaths });
+  const touched = touchedTestFiles(files);
+  return touched.length === 0 && findings.length === 0 ? null : { files: touched, findings };
 }
