@@ -223,6 +223,17 @@ describe('parseRepoConfigText', () => {
     expect(!bad.ok && bad.message).toContain('→ at max_attempts');
   });
 
+  it('reads the test policy and refuses one it does not know, naming the choices', () => {
+    const flagged = parseRepoConfigText('tests: flag\nprotected_paths: ["tests/golden/**"]\n');
+    expect(flagged.ok && [flagged.config.tests, flagged.config.protected_paths]).toEqual([
+      'flag',
+      ['tests/golden/**'],
+    ]);
+    const bad = parseRepoConfigText('tests: strict\n');
+    expect(!bad.ok && bad.message).toContain('→ at tests');
+    expect(!bad.ok && bad.message).toMatch(/protect.*flag.*allow/);
+  });
+
   it('reports a YAML syntax error with its line and column', () => {
     const result = parseRepoConfigText('command: make test\nsetup: [npm ci\nmax_attempts: 3\n');
     expect(result.ok).toBe(false);
