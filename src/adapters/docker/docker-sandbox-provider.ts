@@ -148,7 +148,8 @@ export class DockerSandboxProvider implements SandboxProvider {
       if (!started) await container.start();
       if (prepared.report.cacheKey) await sandbox.restorePrepared();
       const copied = await sandbox.copyIn(await request.workspace);
-      prepared.report.notes.push(...credentialNotes(copied.removed));
+      const notes = [...prepared.report.notes, ...credentialNotes(copied.removed)];
+      sandbox.preparation = { ...prepared.report, notes };
       request.signal?.throwIfAborted();
       return sandbox;
     } catch (error) {
