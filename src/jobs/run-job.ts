@@ -23,7 +23,7 @@ import type { Workspace, WorkspaceProvider } from '../workspace/workspace.js';
 import { buildTask } from './build-task.js';
 import { jobTrailers, planDelivery, pullRequestText } from './delivery-plan.js';
 import { type Delivery, executeDelivery } from './execute-delivery.js';
-import { copyFixBack, fixedScripts } from './fix-files.js';
+import { copyFixBack, fixedScripts, readOnce } from './fix-files.js';
 import type { JobEvents } from './job-events.js';
 import { JobReporter } from './job-reporter.js';
 import { type JobSettings, jobSettings } from './job-settings.js';
@@ -247,12 +247,13 @@ async function deliver(
   const { request, settings, logger, redactor } = job;
   const { loop, sandbox, workspace } = ran;
   const { appConfig } = job.dependencies;
-  const refused = await copyFixBack(sandbox, loop.changedFiles, workspace.dir, { logger, jobId: request.id });
+  const files = readOnce(sandbox);
+  const refused = await copyFixBack(files, loop.changedFiles, workspace.dir, { logger, jobId: request.id });
   const plan = planDelivery({
     loop,
     fixes: ran.prepared.task.command,
     trailers: jobTrailers(request),
-    scripts: ran.prepared.scripts.length > 0 ? await fixedScripts(sandbox, loop.changedFiles) : null,
+    scripts: ran.prepared.scripts.length > 0 ? await fixedScripts(files, loop.changedFiles) : null,
     refused,
     partialFix: 'withhold',
     target: ran.target,
