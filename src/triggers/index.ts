@@ -13,17 +13,12 @@ export type Trigger = TriggerOf<(typeof BUILTIN_TRIGGERS)[number]>;
 /** The registry the queue, the runner, the reports and the Action ask. */
 export const triggers = createTriggerRegistry(BUILTIN_TRIGGERS);
 
-export type { ActionRunTrigger } from './action-run.js';
-export type { MentionTrigger, ScriptBlock } from './mention.js';
-export type { ReviewComment, ReviewTrigger } from './review.js';
+export type { ScriptBlock } from './mention.js';
 export type {
   LoopMode,
   PreparedTask,
-  TaskSettings,
   TriggerModule,
   TriggerRequest,
   TriggerTarget,
-  TriggerWriter,
 } from './trigger-module.js';
 export { createTriggerRegistry, type TriggerRegistry } from './trigger-registry.js';
-export type { WorkflowRunTrigger } from './workflow-run.js';

@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copyFixBack, fixedScripts, readOnce } from '../../src/jobs/fix-files.js';
+import { fixedScripts } from '../../src/jobs/fix-files.js';
+import { readOnce } from '../../src/sandbox/read-once.js';
 import type { WorkspaceFile } from '../../src/sandbox/sandbox.js';
-import { silentLogger } from '../../src/util/logger.js';
+import { copyBack } from '../../src/workspace/copy-back.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
 
 /** A sandbox's files as its port hands them out, counting each read (each is a command in a real sandbox). */
@@ -27,9 +28,9 @@ describe('fix files: copy-back and the fixed scripts', () => {
     const dir = await tempDir();
     const files = readOnce(sandbox);
     const changed = ['stats.py', 'lib/util.py'];
-    const refused = await copyFixBack(files, changed, dir, { logger: silentLogger, jobId: 'job' });
+    const copied = await copyBack(files, changed, dir);
     const scripts = await fixedScripts(files, changed);
-    expect(refused).toEqual([]);
+    expect(copied.refused).toEqual([]);
     expect(await readFile(join(dir, 'stats.py'), 'utf8')).toBe('print(7 / 3)\n');
     expect(scripts).toEqual([
       { path: 'stats.py', content: 'print(7 / 3)\n' },
@@ -41,11 +42,8 @@ describe('fix files: copy-back and the fixed scripts', () => {
   it('a file gone from the sandbox is refused by the copy-back and left out of the scripts, read once', async () => {
     const sandbox = countingFiles({});
     const files = readOnce(sandbox);
-    const refused = await copyFixBack(files, ['gone.py'], await tempDir(), {
-      logger: silentLogger,
-      jobId: 'job',
-    });
-    expect(refused.map((entry) => entry.path)).toEqual(['gone.py']);
+    const copied = await copyBack(files, ['gone.py'], await tempDir());
+    expect(copied.refused.map((entry) => entry.path)).toEqual(['gone.py']);
     expect(await fixedScripts(files, ['gone.py'])).toEqual([]);
     expect(sandbox.reads).toEqual(['gone.py']);
   });
