@@ -30,7 +30,7 @@ describe('the test guard in the loop', () => {
       /tests\/test_calc\.py: a skip marker was added/,
       /tests\/test_calc\.py: a test was deleted or renamed: "test_expected_output"/,
       /tests\/fixtures\/expected\.txt: expected output \(a fixture or snapshot\) was changed/,
-      /check\.sh: this file decides what the command `sh check\.sh` runs/,
+      /Makefile: this file decides what the command `make test` runs/,
     ];
     rejected.forEach((event, index) => {
       expect(event.problems[0]).toMatch(/tests: protect/);
@@ -45,8 +45,8 @@ describe('the test guard in the loop', () => {
     expect(new TextDecoder().decode((await sandbox.readFile('tests/fixtures/expected.txt'))?.content)).toBe(
       '2\n',
     );
-    expect(new TextDecoder().decode((await sandbox.readFile('check.sh'))?.content)).toBe(
-      WEAKENING_PROJECT['check.sh'],
+    expect(new TextDecoder().decode((await sandbox.readFile('Makefile'))?.content)).toBe(
+      WEAKENING_PROJECT.Makefile,
     );
   });
 
@@ -57,7 +57,7 @@ describe('the test guard in the loop', () => {
     const result = await runLoop({ task: WEAKENING_TASK, limits: limits({ tests }), model, sandbox });
     expect(result.outcome).toBe('fixed');
     expect(eventsOf(result.events, 'edits-rejected')).toEqual([]);
-    expect(result.changedFiles).toEqual(['check.sh']);
+    expect(result.changedFiles).toEqual(['Makefile']);
   });
 
   it('guards the globs of protected_paths too', async () => {

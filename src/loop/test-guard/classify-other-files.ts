@@ -97,13 +97,12 @@ function commandFindings(path: string, before: string, after: string, command: s
 }
 
 /**
- * A test wrapper the command names (`sh run-tests.sh`, `bash ci/check.sh`). Only one whose name says it
- * checks: a script the command simply runs (`python3 app.py`, `sh build.sh`) is the code being fixed.
+ * A Makefile decides what `make ...` runs. A script the command names is not taken for a test wrapper:
+ * the App debugs failing scripts, so `sh check.sh` usually names the very code being fixed.
  */
 function namedByCommand(path: string, command: string): boolean {
   const base = path.split('/').at(-1) ?? path;
-  if (!/(^|[-_.])(test|tests|check|checks|ci|verify)([-_.]|$)/i.test(base)) return false;
-  return commandWords(command).includes(path);
+  return /^(GNUmakefile|[Mm]akefile)$/.test(base) && commandWords(command).includes('make');
 }
 
 function commandWords(command: string): string[] {
