@@ -28,11 +28,49 @@ const SDK = inPackage(SDK_NAMES);
 const PROBOT = inPackage(['probot']);
 
 /** Rooms that hold logic and ports only: they never see an adapter or an SDK. */
+/**
+ * Rooms that keep an index.ts: every import from outside the room goes through it, so the index is the
+ * room's whole surface. The other rooms have no index (nothing imports one: `no-orphans` would fail).
+ */
+const INDEXED_ROOMS = [
+  'errors',
+  'report',
+  'ci-logs',
+  'adapters/github',
+  'adapters/git',
+  'adapters/openai',
+  'adapters/prometheus',
+];
+
+/** One rule per indexed room: from outside it, only its index.ts. */
+const throughTheIndex = INDEXED_ROOMS.map((room) => ({
+  name: `through-the-index:${room}`,
+  severity: 'error',
+  comment: `Outside src/${room}/, import its index.ts: the index is the room's surface.`,
+  from: { path: '^src/', pathNot: `^src/${room}/` },
+  to: { path: `^src/${room}/`, pathNot: `^src/${room}/index\\.ts$` },
+}));
+
+/** A room missing from INDEXED_ROOMS has no index: importing one means the list above is out of date. */
+const noOtherIndex = {
+  name: 'no-unlisted-index',
+  severity: 'error',
+  comment:
+    'A room index not listed in INDEXED_ROOMS (.dependency-cruiser.cjs): list it, or import the files.',
+  from: {},
+  to: {
+    path: '^src/.+/index\\.ts$',
+    pathNot: `^src/(${INDEXED_ROOMS.join('|')})/index\\.ts$`,
+  },
+};
+
 const INNER =
   '^src/(loop|ci-logs|report|environment|config|errors|queue|sandbox|model|workspace|code-host|util|eval|metrics|jobs-page|doctor)/';
 
 module.exports = {
   forbidden: [
+    ...throughTheIndex,
+    noOtherIndex,
     {
       name: 'no-circular',
       severity: 'error',

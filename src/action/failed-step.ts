@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { recoverFailingStep } from '../ci-logs/workflow-step.js';
+import { recoverFailingStep } from '../ci-logs/index.js';
 import type { GitHubOctokit } from '../compose/action-clients.js';
 import { type DerivedEnvironment, deriveEnvironment } from '../environment/derive-environment.js';
 import type { ToolchainImageMap } from '../environment/toolchain-images.js';

@@ -1,4 +1,4 @@
-import { ConfigError } from '../errors/config-errors.js';
+import { ConfigError } from '../errors/index.js';
 
 /** Every command the App understands or will understand; `help` is the only one live so far. */
 export const COMMAND_NAMES = ['fix', 'explain', 'retry', 'stop', 'help'] as const;

@@ -13,7 +13,9 @@ export {
 } from './excerpt-log.js';
 export { type Reproduction, reproduce } from './reproduce-command.js';
 export type { ExcerptLine, LogExcerpt } from './select-lines.js';
+export { type ExpressionScope, expressionsIn, substitute, usesSecret } from './workflow-matrix.js';
 export {
+  findFailedJob,
   localActionPaths,
   type RecoveredStep,
   recoverFailingStep,
@@ -21,3 +23,4 @@ export {
   type StepQuery,
   type WorkflowFiles,
 } from './workflow-step.js';
+export { parseWorkflow, type WorkflowService, type WorkflowStep } from './workflow-yaml.js';

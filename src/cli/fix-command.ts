@@ -5,18 +5,19 @@ import { loadSandboxProvider, removeContainersCommand } from '../compose/command
 import { setupSecrets } from '../compose/setup-extras.js';
 import type { Environment } from '../config/read-environment.js';
 import { localScope } from '../environment/cache-scope.js';
-import { ConfigError } from '../errors/config-errors.js';
-import { ModelAuthError, ModelUnreachableError } from '../errors/model-errors.js';
 import {
+  ConfigError,
   EngineUnreachableError,
   ImageNotAllowedError,
   ImageNotFoundError,
   ImagePullError,
-} from '../errors/sandbox-errors.js';
+  ModelAuthError,
+  ModelUnreachableError,
+} from '../errors/index.js';
 import { type LoopResult, runLoop } from '../loop/run-loop.js';
 import { RecordingModel } from '../model/recording-model.js';
 import { ScriptedModel } from '../model/scripted-model.js';
-import { Redactor } from '../report/redact.js';
+import { Redactor } from '../report/index.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { EnvironmentSetupError } from '../sandbox/setup-error.js';
 import { withSandbox } from '../sandbox/with-sandbox.js';

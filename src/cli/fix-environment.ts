@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { parseWorkflow } from '../ci-logs/workflow-yaml.js';
+import { parseWorkflow } from '../ci-logs/index.js';
 import { type DerivedEnvironment, deriveEnvironment } from '../environment/derive-environment.js';
 import { folderToolchain } from '../environment/folder-toolchain.js';
 import { type EnvironmentPlan, planEnvironment } from '../environment/plan-environment.js';

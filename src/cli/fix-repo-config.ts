@@ -9,7 +9,7 @@ import {
   REPO_CONFIG_PATH,
   type RepoConfig,
 } from '../config/repo-config.js';
-import { SelfdebugError } from '../errors/selfdebug-error.js';
+import { SelfdebugError } from '../errors/index.js';
 
 /** `.github/selfdebug.yml` in the folder is invalid; the message is the file's own report, with what to fix. */
 export class RepoConfigFileError extends SelfdebugError {

@@ -9,7 +9,7 @@ import type { Environment } from '../config/read-environment.js';
 import { loopLimitsFrom, modelOverrides, sandboxOverrides } from '../config/repo-config.js';
 import type { SandboxConfig } from '../config/sandbox-config.js';
 import type { SetupExtras } from '../config/setup-extras.js';
-import { ConfigError } from '../errors/config-errors.js';
+import { ConfigError } from '../errors/index.js';
 import { type LoopLimits, loopLimitsSchema, type ModelPrices } from '../loop/task.js';
 import type { LanguageModel } from '../model/language-model.js';
 import { type FixOptions, UsageError } from './fix-options.js';

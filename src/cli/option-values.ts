@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { SelfdebugError } from '../errors/selfdebug-error.js';
+import { SelfdebugError } from '../errors/index.js';
 
 /** The person typed something a command cannot run; the message says what to type instead. */
 export class UsageError extends SelfdebugError {

@@ -1,7 +1,7 @@
 import type { OpsServer } from '../compose/ops-server.js';
 import type { JobSettings } from '../compose/settings.js';
 import type { Environment } from '../config/read-environment.js';
-import { SelfdebugError } from '../errors/selfdebug-error.js';
+import { SelfdebugError } from '../errors/index.js';
 import type { JobStore } from '../queue/job-store.js';
 import type { OutputStream } from './output-stream.js';
 

@@ -1,5 +1,5 @@
 import type { AppConfig } from '../config/app-config.js';
-import { QueueError } from '../errors/job-errors.js';
+import { QueueError } from '../errors/index.js';
 import type { JobStore } from '../queue/job-store.js';
 import { Redactor } from '../report/index.js';
 

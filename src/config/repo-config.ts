@@ -1,6 +1,6 @@
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
-import { SelfdebugError } from '../errors/selfdebug-error.js';
+import { SelfdebugError } from '../errors/index.js';
 import { type RepoConfig, repoConfigSchema } from './repo-config-schema.js';
 
 export { applyOperatorCeilings, type CeilingResult } from './repo-config-ceilings.js';

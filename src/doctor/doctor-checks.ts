@@ -1,8 +1,12 @@
 import { loadAppConfig } from '../config/app-config.js';
 import { loadSandboxConfig } from '../config/load-config.js';
 import type { Environment } from '../config/read-environment.js';
-import { ModelAuthError } from '../errors/model-errors.js';
-import { EngineUnreachableError, ImageNotFoundError, RuntimeMissingError } from '../errors/sandbox-errors.js';
+import {
+  EngineUnreachableError,
+  ImageNotFoundError,
+  ModelAuthError,
+  RuntimeMissingError,
+} from '../errors/index.js';
 import { loadQueueConfig } from '../queue/queue-config.js';
 import { checkGitHubApp } from './doctor-github-check.js';
 import type { DoctorPorts } from './doctor-ports.js';

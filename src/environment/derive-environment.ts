@@ -1,6 +1,13 @@
-import { type ExpressionScope, expressionsIn, substitute, usesSecret } from '../ci-logs/workflow-matrix.js';
-import { findFailedJob, type StepQuery, type WorkflowFiles } from '../ci-logs/workflow-step.js';
-import type { WorkflowService, WorkflowStep } from '../ci-logs/workflow-yaml.js';
+import type { WorkflowService, WorkflowStep } from '../ci-logs/index.js';
+import {
+  type ExpressionScope,
+  expressionsIn,
+  findFailedJob,
+  type StepQuery,
+  substitute,
+  usesSecret,
+  type WorkflowFiles,
+} from '../ci-logs/index.js';
 import { type ToolchainImageMap, toolchainImage } from './toolchain-images.js';
 
 export interface SetupStep {

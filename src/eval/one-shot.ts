@@ -1,4 +1,4 @@
-import { SelfdebugError } from '../errors/selfdebug-error.js';
+import { SelfdebugError } from '../errors/index.js';
 import type { LoopLimits } from '../loop/task.js';
 import type { LanguageModel, ModelRequest, ModelResponse } from '../model/language-model.js';
 

@@ -1,6 +1,6 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { ConfigError } from '../errors/config-errors.js';
+import { ConfigError } from '../errors/index.js';
 
 /**
  * The eval's results as JSON, rewritten after every task so an interrupted

@@ -1,4 +1,4 @@
-import { SelfdebugError } from '../errors/selfdebug-error.js';
+import { SelfdebugError } from '../errors/index.js';
 import { type LoopResult, runLoop } from '../loop/run-loop.js';
 import type { LoopLimits, ModelPrices } from '../loop/task.js';
 import type { LanguageModel } from '../model/language-model.js';

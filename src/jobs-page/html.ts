@@ -1,4 +1,4 @@
-import type { Redactor } from '../report/redact.js';
+import type { Redactor } from '../report/index.js';
 
 /** Markup already built by this room; every other value is text to escape. */
 export class SafeHtml {

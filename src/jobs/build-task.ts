@@ -8,7 +8,7 @@ import {
 import type { CodeHost } from '../code-host/code-host.js';
 import { type DerivedEnvironment, deriveEnvironment } from '../environment/derive-environment.js';
 import type { ToolchainImageMap } from '../environment/toolchain-images.js';
-import { JobRefusedError } from '../errors/job-errors.js';
+import { JobRefusedError } from '../errors/index.js';
 import type { DebugTask } from '../loop/task.js';
 import type { JobRequest, ScriptBlock } from '../queue/job-request.js';
 

@@ -1,6 +1,7 @@
 import type { RepoConfig } from '../config/repo-config.js';
 import type { LoopResult } from '../loop/run-loop.js';
 import type { JobRequest } from '../queue/job-request.js';
+import type { JobView } from '../report/index.js';
 import {
   codeBlock,
   type Redactor,
@@ -8,7 +9,6 @@ import {
   renderPullRequestBody,
   renderPullRequestTitle,
 } from '../report/index.js';
-import type { JobView } from '../report/job-view.js';
 import type { RefusedEntry } from '../sandbox/sandbox.js';
 import { ROUND_TRAILER } from '../workspace/selfdebug-branches.js';
 import type { CommitAuthor } from '../workspace/workspace.js';

@@ -1,6 +1,7 @@
 import type { CheckConclusion, CheckOutput, CodeHost } from '../code-host/code-host.js';
 import type { LoopEvent } from '../loop/events.js';
 import type { JobRequest } from '../queue/job-request.js';
+import type { JobView } from '../report/index.js';
 import {
   attemptMarker,
   type CommentMode,
@@ -17,7 +18,6 @@ import {
   statusMarker,
   summarizeTrigger,
 } from '../report/index.js';
-import type { JobView } from '../report/job-view.js';
 import type { Logger } from '../util/logger.js';
 import type { Delivery } from './execute-delivery.js';
 import type { JobEvents, ReporterSettings } from './job-events.js';

@@ -1,4 +1,4 @@
-import { JobRefusedError } from '../errors/job-errors.js';
+import { JobRefusedError } from '../errors/index.js';
 import type { JobRequest } from '../queue/job-request.js';
 import { workspacePath } from '../sandbox/workspace-path.js';
 import { writeInside } from '../workspace/copy-back.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { JobCancelledError, LeaseLostError } from '../errors/job-errors.js';
+import { JobCancelledError, LeaseLostError } from '../errors/index.js';
 import { type Metrics, noMetrics } from '../metrics/metrics.js';
 import type { ClaimedJob, JobResult, JobStore, Lease } from '../queue/job-store.js';
 import { resultWithout } from '../queue/job-store.js';

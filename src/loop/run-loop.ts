@@ -1,4 +1,4 @@
-import { InvalidModelOutputError, ModelApiError, ModelAuthError } from '../errors/model-errors.js';
+import { InvalidModelOutputError, ModelApiError, ModelAuthError } from '../errors/index.js';
 import { runAttempts } from './attempts.js';
 import type { LoopEvent, LoopSummary } from './events.js';
 import { type Ending, type LoopInput, LoopSession } from './loop-session.js';

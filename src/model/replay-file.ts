@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError } from '../errors/config-errors.js';
+import { ConfigError } from '../errors/index.js';
 import type { ModelRequest } from './language-model.js';
 import { type ScriptedAnswer, ScriptedModel } from './scripted-model.js';
 

@@ -12,7 +12,9 @@ export { commitLink, commitUrl, SHORT_SHA_LENGTH } from './commit.js';
 export { renderCommitMessage } from './commit-message.js';
 export { type ConfigProblemCheckRun, renderConfigProblemCheckRun } from './config-check-run.js';
 export { addedLineRanges, diffAnnotations, type LineRange } from './diff-annotations.js';
+export { environmentLines, setupFailureMarkdown } from './environment-summary.js';
 export { FINAL_COMMENT_OUTCOMES, needsFinalComment, renderFinalComment } from './final-comment.js';
+export { formatCost, formatDuration } from './format.js';
 export {
   type AttemptView,
   type CommentMode,

@@ -1,4 +1,4 @@
-import { GitHubNotFoundError } from '../../errors/github-errors.js';
+import { GitHubNotFoundError } from '../../errors/index.js';
 import { mapGitHubError } from './map-github-error.js';
 import type { GitHubOctokit } from './octokit.js';
 

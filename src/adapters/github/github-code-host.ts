@@ -9,7 +9,7 @@ import type {
   Reaction,
   WorkflowJob,
 } from '../../code-host/code-host.js';
-import { GitHubNotFoundError } from '../../errors/github-errors.js';
+import { GitHubNotFoundError } from '../../errors/index.js';
 import { reconnectingFetch } from '../http/reconnecting-fetch.js';
 import { checkRunRequests, type GitHubCheckOutput } from './check-run-payload.js';
 import { listFailedJobs } from './failed-jobs.js';

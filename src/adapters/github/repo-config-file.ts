@@ -1,4 +1,4 @@
-import { ConfigError } from '../../errors/config-errors.js';
+import { ConfigError } from '../../errors/index.js';
 import { isHttpFailure, mapGitHubError } from './map-github-error.js';
 import type { GitHubOctokit } from './octokit.js';
 

@@ -16,5 +16,6 @@ export function createLanguageModel(
   return new OpenAIChatModel(config, options);
 }
 export { CallDeadline, CallDeadlineError } from './call-deadline.js';
+export type { ProbeOptions } from './probe-server.js';
 export { type ProbeCheck, probeModelServer } from './probe-server.js';
 export { processServerProfiles, type ServerProfile, ServerProfiles } from './server-profile.js';
