@@ -5,7 +5,7 @@ import type { GitHubOctokit } from '../compose/action-clients.js';
 import { type DerivedEnvironment, deriveEnvironment } from '../environment/derive-environment.js';
 import type { ToolchainImageMap } from '../environment/toolchain-images.js';
 
-export interface FailedStep {
+interface FailedStep {
   command: string;
   jobName: string;
   stepName: string;

@@ -26,7 +26,7 @@ export interface SuggestionReviewInput {
 }
 
 /** One inline comment of the review, as the REST API takes it. */
-export interface ReviewComment {
+interface ReviewComment {
   path: string;
   line: number;
   side: 'RIGHT';

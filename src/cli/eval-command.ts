@@ -32,10 +32,10 @@ export interface EvalIO {
   cwd?: string;
 }
 
-export const EXIT_RAN = 0;
-export const EXIT_FAILED = 1;
-export const EXIT_USAGE = 2;
-export const EXIT_CANCELLED = 130;
+const EXIT_RAN = 0;
+const EXIT_FAILED = 1;
+const EXIT_USAGE = 2;
+const EXIT_CANCELLED = 130;
 
 /**
  * `selfdebug eval DIR`: the suite through the loop and the one-shot baseline,

@@ -39,10 +39,10 @@ export interface FixIO {
   isTTY: boolean;
 }
 
-export const EXIT_FIXED = 0;
-export const EXIT_NOT_FIXED = 1;
-export const EXIT_USAGE = 2;
-export const EXIT_CANCELLED = 130;
+const EXIT_FIXED = 0;
+const EXIT_NOT_FIXED = 1;
+const EXIT_USAGE = 2;
+const EXIT_CANCELLED = 130;
 
 /**
  * `selfdebug fix`: runs the self-debugging loop on a local folder and writes

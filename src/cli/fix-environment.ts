@@ -92,7 +92,7 @@ async function fromWorkflowFile(
 }
 
 /** `path/ci.yml:test` → the path and the job; a `:` that is part of the path (no job after it) stays. */
-export function splitWorkflowArgument(value: string): { path: string; job: string | undefined } {
+function splitWorkflowArgument(value: string): { path: string; job: string | undefined } {
   const match = /^(.*\.ya?ml):([^/:]+)$/.exec(value);
   return match ? { path: match[1]!, job: match[2]! } : { path: value, job: undefined };
 }

@@ -2,8 +2,6 @@ import type { ProbeCheck, ProbeOptions } from '../adapters/openai/index.js';
 import type { ModelConfig } from '../config/model-config.js';
 import type { LanguageModel } from '../model/language-model.js';
 
-export type { ProbeCheck } from '../adapters/openai/index.js';
-
 /**
  * The model server the settings name, for a command (`selfdebug fix`,
  * `eval`, the Action). The OpenAI SDK is loaded here, on first use, so a

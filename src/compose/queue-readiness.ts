@@ -4,7 +4,7 @@ import type { JobStore } from '../queue/job-store.js';
 import { Redactor } from '../report/index.js';
 
 /** Longer than a healthy queue ever takes, shorter than a health check's timeout. */
-export const QUEUE_ANSWER_MS = 2000;
+const QUEUE_ANSWER_MS = 2000;
 
 /**
  * Whether the job queue answers: `store.counts()` within `timeoutMs`. A

@@ -76,7 +76,6 @@ export const appConfigSchema = z.object({
 });
 
 export type AppConfig = z.infer<typeof appConfigSchema>;
-export type AppConfigInput = z.input<typeof appConfigSchema>;
 
 /** Environment variable for each setting; unset or empty variables keep the default. */
 export const appEnvironment = {

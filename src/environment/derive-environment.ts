@@ -10,7 +10,7 @@ import {
 } from '../ci-logs/index.js';
 import { type ToolchainImageMap, toolchainImage } from './toolchain-images.js';
 
-export interface SetupStep {
+interface SetupStep {
   name: string;
   run: string;
   shell: string | null;
@@ -18,14 +18,14 @@ export interface SetupStep {
   env: Record<string, string>;
 }
 
-export interface ServiceSpec {
+interface ServiceSpec {
   name: string;
   image: string;
   env: Record<string, string>;
   ports: number[];
 }
 
-export interface SkippedStep {
+interface SkippedStep {
   step: string;
   reason: string;
 }

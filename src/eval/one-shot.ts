@@ -8,7 +8,7 @@ import type { LanguageModel, ModelRequest, ModelResponse } from '../model/langua
  * attempt (which never asks for a retry decision) and a model that refuses
  * to reflect, so the reflection costs no call and no tokens.
  */
-export class OneShotRefusal extends SelfdebugError {
+class OneShotRefusal extends SelfdebugError {
   constructor(purpose: string) {
     super(
       'eval-one-shot',

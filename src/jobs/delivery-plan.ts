@@ -26,7 +26,7 @@ export type DeliveryPlan =
   | { kind: 'comment'; issueNumber: number; body: string }
   | { kind: 'push'; branch: string; commit: CommitPlan; pullRequest: PullRequestPlan | null };
 
-export interface CommitPlan {
+interface CommitPlan {
   message: string;
   author: CommitAuthor;
   /** Only the files the loop edited: never build output or anything else the command wrote. */

@@ -9,7 +9,7 @@ import { LeaseGuard } from '../queue/lease-guard.js';
 import { type Logger, silentLogger } from '../util/logger.js';
 import { jobLogFields } from './job-log-fields.js';
 
-export interface JobContext {
+interface JobContext {
   /** Aborts when the job is cancelled, its lease is lost, or it is handed back on shutdown. */
   signal: AbortSignal;
   /** Fences the job's writes to its lease, records steps, and hands out container slots. */

@@ -7,8 +7,6 @@ import { rejectedReflection } from './rejected-answer.js';
 import { reproduceOrStop, runSetup } from './reproduce.js';
 import { type Reflection, reflectionSchema } from './schemas.js';
 
-export type { Clock } from './clock.js';
-export { realClock } from './clock.js';
 export type { LoopInput } from './loop-session.js';
 
 export interface LoopResult extends LoopSummary {

@@ -38,8 +38,6 @@ const tools = {
   },
 } as const;
 
-export type WorkspaceToolName = keyof typeof tools;
-
 export const workspaceToolDefinitions: ToolDefinition[] = Object.entries(tools).map(([name, tool]) => ({
   name,
   description: tool.description,

@@ -33,13 +33,13 @@ const responseSchema = z
     message: 'give either "content" or "json", not both',
   });
 
-export const replayFileSchema = z.object({
+const replayFileSchema = z.object({
   model: z.string().min(1).default('replay'),
   responses: z.array(responseSchema).min(1),
 });
 
 export type ReplayFile = z.input<typeof replayFileSchema>;
-export type ReplayResponse = z.infer<typeof responseSchema>;
+type ReplayResponse = z.infer<typeof responseSchema>;
 
 export function parseReplayFile(text: string, source: string): ScriptedModel {
   let data: unknown;

@@ -18,7 +18,7 @@ export interface ScriptBlock {
   code: string;
 }
 
-export interface ReviewComment {
+interface ReviewComment {
   path: string | null;
   line: number | null;
   body: string;

@@ -90,7 +90,7 @@ function absent(error: NodeJS.ErrnoException): null {
   throw error;
 }
 
-export function isInside(root: string, real: string): boolean {
+function isInside(root: string, real: string): boolean {
   return real === root || real.startsWith(`${root}${sep}`);
 }
 

@@ -2,7 +2,7 @@ import { ConfigError } from '../../errors/index.js';
 import { isHttpFailure, mapGitHubError } from './map-github-error.js';
 import type { GitHubOctokit } from './octokit.js';
 
-export const CONFIG_PATH = '.github/selfdebug.yml';
+const CONFIG_PATH = '.github/selfdebug.yml';
 
 /**
  * Reads `.github/selfdebug.yml` through Probot's config plugin, which falls
