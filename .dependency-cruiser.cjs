@@ -33,6 +33,8 @@ const PROBOT = inPackage(['probot']);
  * room's whole surface. The other rooms have no index (nothing imports one: `no-orphans` would fail).
  */
 const INDEXED_ROOMS = [
+  'fix',
+  'triggers',
   'errors',
   'report',
   'ci-logs',
@@ -65,7 +67,7 @@ const noOtherIndex = {
 };
 
 const INNER =
-  '^src/(loop|ci-logs|report|environment|config|errors|queue|sandbox|model|workspace|code-host|util|eval|metrics|jobs-page|doctor)/';
+  '^src/(loop|ci-logs|report|environment|config|errors|queue|sandbox|model|workspace|code-host|util|eval|metrics|jobs-page|doctor|triggers|fix)/';
 
 module.exports = {
   forbidden: [

@@ -256,13 +256,13 @@ function viewContext(run: ActionRun) {
     repository: runner.GITHUB_REPOSITORY,
     handle: 'selfdebug',
     trigger: {
-      kind: 'workflow-run' as const,
+      kind: 'action-run' as const,
       workflowName: failed.workflowName,
       runId: failed.runId,
       runAttempt: failed.runAttempt,
       branch: failed.branch,
-      requestedBy: failed.actor.login,
     },
+    requestedBy: failed.actor.login,
     commit: {
       sha: failed.sha,
       url: `${runner.GITHUB_SERVER_URL}/${runner.GITHUB_REPOSITORY}/commit/${failed.sha}`,

@@ -1,4 +1,4 @@
-import type { ScriptBlock } from '../queue/job-request.js';
+import type { ScriptBlock } from '../triggers/index.js';
 
 /**
  * Issue text reaches the model only after what a reader cannot see is gone:

@@ -1,10 +1,11 @@
 import { stat } from 'node:fs/promises';
-import { constants, userInfo } from 'node:os';
+import { userInfo } from 'node:os';
 import { resolve } from 'node:path';
-import { loadSandboxProvider, removeContainersCommand } from '../compose/command-sandbox.js';
+import { loadSandboxProvider } from '../compose/command-sandbox.js';
 import { setupSecrets } from '../compose/setup-extras.js';
 import type { Environment } from '../config/read-environment.js';
 import { localScope } from '../environment/cache-scope.js';
+import type { EnvironmentPlan } from '../environment/plan-environment.js';
 import {
   ConfigError,
   EngineUnreachableError,
@@ -14,20 +15,20 @@ import {
   ModelAuthError,
   ModelUnreachableError,
 } from '../errors/index.js';
-import { type LoopResult, runLoop } from '../loop/run-loop.js';
+import { type FixPlan, runFixPlan } from '../fix/index.js';
+import type { LoopResult } from '../loop/run-loop.js';
 import { RecordingModel } from '../model/recording-model.js';
 import { ScriptedModel } from '../model/scripted-model.js';
 import { Redactor } from '../report/index.js';
-import type { Sandbox } from '../sandbox/sandbox.js';
 import { EnvironmentSetupError } from '../sandbox/setup-error.js';
-import { withSandbox } from '../sandbox/with-sandbox.js';
-import { copyBack } from '../workspace/copy-back.js';
+import type { CopyBackReport } from '../workspace/copy-back.js';
 import { planFixEnvironment } from './fix-environment.js';
 import { FIX_USAGE, type FixOptions, parseFixOptions, UsageError } from './fix-options.js';
 import { FixProgress } from './fix-progress.js';
 import { type FolderConfig, RepoConfigFileError, readFolderConfig } from './fix-repo-config.js';
 import { createModel, type FixSettings, resolveSettings } from './fix-settings.js';
 import { GuardedModel, ReplayTooShortError } from './guarded-model.js';
+import { EXIT_CANCELLED, listenForInterrupts } from './interrupts.js';
 import { checkOutputPath, writeOrRescue } from './output-files.js';
 import type { OutputStream } from './output-stream.js';
 
@@ -42,7 +43,6 @@ export interface FixIO {
 const EXIT_FIXED = 0;
 const EXIT_NOT_FIXED = 1;
 const EXIT_USAGE = 2;
-const EXIT_CANCELLED = 130;
 
 /**
  * `selfdebug fix`: runs the self-debugging loop on a local folder and writes
@@ -183,40 +183,50 @@ interface FixRun {
 }
 
 async function runInSandbox(run: FixRun, signal: AbortSignal): Promise<number> {
-  const { options, settings, dir, model, progress } = run;
+  const { options, settings, model, progress } = run;
   const provider = await providerFor(options, settings, run.host);
-  const environment = await environmentFor(run);
-  const opening = {
+  const plan = fixPlanOf(run, await environmentFor(run));
+  return runFixPlan(plan, {
+    sandboxes: provider,
+    model,
+    emit: progress.sink,
+    onProgress: (line: string) => progress.note(line),
+    signal,
+    deliver: ({ loop, copied }) => finish(run, loop, copied),
+  });
+}
+
+/** The folder's fix: its command, the folder as the workspace, and the changed files back only for a fix without --patch. */
+function fixPlanOf(run: FixRun, environment: EnvironmentPlan): FixPlan {
+  const { settings, dir } = run;
+  return {
     jobId: run.jobId,
+    task: { description: settings.description, command: settings.command },
+    limits: settings.limits,
+    prices: settings.prices,
     workspace: dir,
     // A folder on this machine is a repository of its own, under a tenant no App or Action job can be.
     environment: { ...environment.request, cacheScope: localScope(String(userInfo().uid), dir) },
-    onProgress: (line: string) => progress.note(line),
-    signal,
+    copyBack: run.options.patch === undefined ? 'when-fixed' : 'never',
   };
-  return withSandbox(provider, opening, async (sandbox) => {
-    const result = await runLoop({
-      task: { description: settings.description, command: settings.command },
-      limits: settings.limits,
-      model,
-      sandbox,
-      prices: settings.prices,
-      emit: progress.sink,
-      signal,
-    });
-    if (result.outcome === 'cancelled') return EXIT_CANCELLED;
-    if (result.outcome !== 'fixed') {
-      const patch = options.patch === undefined ? '' : ` No patch written to ${options.patch}.`;
-      progress.note(`Left ${dir} untouched: only a fix that makes the command pass is kept.${patch}`);
-      // The environment (a command not found, as a setup step not found) or a model server that is not there
-      // or a replay file too short: the settings to fix, not the code.
-      const settingsToFix =
-        result.outcome === 'environment' || (result.outcome === 'error' && isSetupProblem(model.failure));
-      return settingsToFix ? EXIT_USAGE : EXIT_NOT_FIXED;
-    }
-    await deliver({ ...result, diff: run.redactor.redact(result.diff) }, options, dir, sandbox, progress);
-    return EXIT_FIXED;
-  });
+}
+
+/** The exit code of a run, after its fix went out as a patch file or into the folder. */
+async function finish(run: FixRun, result: LoopResult, copied: CopyBackReport): Promise<number> {
+  const { options, dir, progress } = run;
+  if (result.outcome === 'cancelled') return EXIT_CANCELLED;
+  if (result.outcome !== 'fixed') {
+    const patch = options.patch === undefined ? '' : ` No patch written to ${options.patch}.`;
+    progress.note(`Left ${dir} untouched: only a fix that makes the command pass is kept.${patch}`);
+    // The environment (a command not found, as a setup step not found) or a model server that is not there
+    // or a replay file too short: the settings to fix, not the code.
+    const settingsToFix =
+      result.outcome === 'environment' || (result.outcome === 'error' && isSetupProblem(run.model.failure));
+    return settingsToFix ? EXIT_USAGE : EXIT_NOT_FIXED;
+  }
+  if (options.patch !== undefined) await writePatch(run.redactor.redact(result.diff), options.patch, run);
+  else reportCopied(copied, dir, progress);
+  return EXIT_FIXED;
 }
 
 /** What the sandbox is set up with: derived as the App derives, then the folder's file and the flags. */
@@ -231,28 +241,21 @@ function environmentFor(run: FixRun) {
   });
 }
 
-/** The fix goes out as a patch file, or as the changed files only (never the command's build outputs). */
-async function deliver(
-  result: LoopResult,
-  options: FixOptions,
-  dir: string,
-  sandbox: Sandbox,
-  progress: FixProgress,
-): Promise<void> {
-  if (options.patch !== undefined) {
-    const written = await writeOrRescue(options.patch, result.diff);
-    if (written.rescued) {
-      progress.note(
-        `Could not write --patch ${options.patch} (${written.why}); saved the fix to ${written.path} instead.`,
-      );
-    }
-    progress.note(
-      `Wrote the fix to ${written.path}; apply it with \`git apply ${resolve(written.path)}\` in ${dir}.`,
+/** The fix as a patch file, written where --patch says (or, when it cannot be, somewhere it can). */
+async function writePatch(diff: string, path: string, run: FixRun): Promise<void> {
+  const written = await writeOrRescue(path, diff);
+  if (written.rescued) {
+    run.progress.note(
+      `Could not write --patch ${path} (${written.why}); saved the fix to ${written.path} instead.`,
     );
-    return;
   }
-  // The folder is the person's own, but a repository may hold links leading anywhere: copyBack never follows one.
-  const { written, refused } = await copyBack(sandbox, result.changedFiles, dir);
+  run.progress.note(
+    `Wrote the fix to ${written.path}; apply it with \`git apply ${resolve(written.path)}\` in ${run.dir}.`,
+  );
+}
+
+/** The changed files only (never the command's build outputs); a link in the folder is never followed. */
+function reportCopied({ written, refused }: CopyBackReport, dir: string, progress: FixProgress): void {
   for (const entry of refused)
     progress.note(`Skipped ${entry.path} (${entry.reason.replace(/\.$/, '')}); your copy was kept.`);
   const list = written.length === 0 ? 'no files' : written.join(', ');
@@ -286,49 +289,4 @@ function isSetupProblem(error: unknown): boolean {
     error instanceof ImageNotAllowedError ||
     error instanceof EnvironmentSetupError
   );
-}
-
-/** The signals that stop a run, and the exit code each gives: 128 + the signal's number, as a shell reports it. */
-const STOP_SIGNALS = {
-  SIGINT: EXIT_CANCELLED,
-  SIGTERM: 128 + constants.signals.SIGTERM,
-  SIGHUP: 128 + constants.signals.SIGHUP,
-} as const;
-type StopSignal = keyof typeof STOP_SIGNALS;
-
-/**
- * The first Ctrl-C (or a SIGTERM from a supervisor, a SIGHUP from a closed
- * terminal) cancels the run: the command is killed and the setup, holder,
- * forwarder and sandbox containers removed; a second one exits at once, for
- * a sandbox that will not go.
- */
-function listenForInterrupts(
-  controller: AbortController,
-  jobId: string,
-  stderr: OutputStream,
-): { stop: () => void; exitCode: () => number } {
-  let received: StopSignal = 'SIGINT';
-  const onSignal = (signal: StopSignal) => {
-    if (controller.signal.aborted) {
-      stderr.write(
-        '\nStopped at once. If a sandbox container is left behind, remove it with\n' +
-          `  ${removeContainersCommand(jobId)}\n`,
-      );
-      process.exit(STOP_SIGNALS[signal]);
-    }
-    received = signal;
-    const again = signal === 'SIGINT' ? 'Ctrl-C' : signal;
-    stderr.write(
-      `\nCancelling: stopping the command and removing the sandbox (${again} again to quit at once)…\n`,
-    );
-    controller.abort(new Error(`cancelled by ${signal}`));
-  };
-  const names = Object.keys(STOP_SIGNALS) as StopSignal[];
-  for (const name of names) process.on(name, onSignal);
-  return {
-    stop: () => {
-      for (const name of names) process.off(name, onSignal);
-    },
-    exitCode: () => STOP_SIGNALS[received],
-  };
 }

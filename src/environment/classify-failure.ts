@@ -117,11 +117,22 @@ function commandNotFound(context: FailureContext): EnvironmentProblem | null {
   return null;
 }
 
+/** The module an output says is missing (Python, Node or Go), or null. */
+function missingModule(output: string): { name: string; distribution: string; evidence: string } | null {
+  return missingPythonModule(output) ?? missingNodeModule(output) ?? missingGoModule(output);
+}
+
+/**
+ * Whether the classification reads the project's manifests: only to tell a
+ * listed but uninstalled module from a bad import. Reading them costs a
+ * sandbox command each, so they are read only for such an output.
+ */
+export function needsManifests(output: string): boolean {
+  return missingModule(output) !== null;
+}
+
 function moduleMissing(context: FailureContext): EnvironmentProblem | null {
-  const found =
-    missingPythonModule(context.output) ??
-    missingNodeModule(context.output) ??
-    missingGoModule(context.output);
+  const found = missingModule(context.output);
   if (!found) return null;
   const manifests = context.manifests ?? {};
   const listed = Object.values(manifests).some((text) => lists(text, found.distribution));

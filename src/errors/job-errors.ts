@@ -41,3 +41,14 @@ export class QueueError extends SelfdebugError {
     super('queue', message, options);
   }
 }
+
+/** A job whose trigger kind this version has no module for: queued by a newer selfdebug. */
+export class UnknownTriggerError extends SelfdebugError {
+  constructor(kind: string) {
+    super(
+      'unknown-trigger',
+      `This job was started by a trigger of kind "${kind}", which this version of selfdebug does not know; ` +
+        'run workers of the version that queued it, or ask again.',
+    );
+  }
+}

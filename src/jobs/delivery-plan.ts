@@ -1,6 +1,5 @@
 import type { RepoConfig } from '../config/repo-config.js';
 import type { LoopResult } from '../loop/run-loop.js';
-import type { JobRequest } from '../queue/job-request.js';
 import type { JobView } from '../report/index.js';
 import {
   codeBlock,
@@ -10,6 +9,7 @@ import {
   renderPullRequestTitle,
 } from '../report/index.js';
 import type { RefusedEntry } from '../sandbox/sandbox.js';
+import { type TriggerRegistry, triggers } from '../triggers/index.js';
 import { ROUND_TRAILER } from '../workspace/selfdebug-branches.js';
 import type { CommitAuthor } from '../workspace/workspace.js';
 import type { JobTarget } from './resolve-target.js';
@@ -123,10 +123,16 @@ export function planDelivery(input: DeliveryInput): DeliveryPlan {
   };
 }
 
-/** An App job's trailers: its id, and the round a failed run's fix counts as (prepareCheckout caps them). */
-export function jobTrailers(request: Pick<JobRequest, 'id' | 'trigger'>): string[] {
+/**
+ * An App job's trailers: its id, and the round an automatic trigger's fix
+ * (a failed run's) counts as (prepareCheckout caps them).
+ */
+export function jobTrailers(
+  request: { id: string; trigger: { kind: string } },
+  registry: TriggerRegistry = triggers,
+): string[] {
   const trailers = [`Selfdebug-Job: ${request.id}`];
-  if (request.trigger.kind === 'workflow-run') trailers.push(ROUND_TRAILER);
+  if (registry.moduleOf(request.trigger).automatic) trailers.push(ROUND_TRAILER);
   return trailers;
 }
 

@@ -1,26 +1,23 @@
-import type { CheckConclusion, CheckOutput, CodeHost } from '../code-host/code-host.js';
+import type { CodeHost } from '../code-host/code-host.js';
 import type { LoopEvent } from '../loop/events.js';
 import type { JobRequest } from '../queue/job-request.js';
-import type { JobView } from '../report/index.js';
 import {
-  attemptMarker,
+  attemptsToPost,
   type CommentMode,
   commitUrl,
-  finalMarker,
-  jobView,
-  needsFinalComment,
+  type JobReport,
+  type JobView,
+  newJobReport,
   type Redactor,
-  renderAttemptComment,
-  renderCheckRunProgress,
-  renderCheckRunResult,
-  renderFinalComment,
-  renderStatusComment,
-  statusMarker,
-  summarizeTrigger,
+  type ReportChange,
+  reduceJobReport,
 } from '../report/index.js';
 import type { Logger } from '../util/logger.js';
+import { CheckRunWriter } from './check-run-writer.js';
+import { CommentWriter } from './comment-writer.js';
 import type { Delivery } from './execute-delivery.js';
 import type { JobEvents, ReporterSettings } from './job-events.js';
+import { loggedWrite } from './logged-write.js';
 import { reportChannel } from './report-target.js';
 import { UpdateScheduler } from './update-scheduler.js';
 
@@ -58,37 +55,42 @@ const IMPORTANT_EVENTS: readonly LoopEvent['type'][] = [
 ];
 
 /**
- * Keeps a job's events and turns them into what GitHub shows: the status
- * comment (edited in place), one comment per finished attempt (or, with
- * `single`, every transcript inside the status comment), the check run, and
- * the final comment; at most `maxCommentsPerJob` comments. Posting failures
- * are logged and never stop the job: the transcript is rebuilt from the
- * events on the next update.
+ * A job's report and what GitHub shows of it: the job's events and what its
+ * writers posted are folded into one JobReport (reduceJobReport), and the
+ * status comment (edited in place), one comment per finished attempt (or,
+ * with `single`, every transcript inside the status comment), the check run
+ * and the final comment are rendered from it; at most `maxCommentsPerJob`
+ * comments. Posting failures are logged and never stop the job: the
+ * transcript is rebuilt from the report on the next update.
  */
 export class JobReporter implements JobEvents {
-  private readonly events: LoopEvent[] = [];
-  private readonly attemptUrls: Record<number, string> = {};
-  private statusUrl: string | null = null;
-  private pullRequestUrl: string | null = null;
-  private deliveryError: string | null = null;
-  private checkRun: { id: number; url: string } | null = null;
-  private headSha: string | null = null;
-  private reportTo: number | null;
-  private readonly request: JobRequest;
-  private readonly host: CodeHost;
-  private readonly redactor: Redactor;
-  private readonly settings: ReporterSettings;
-  private readonly updates = new UpdateScheduler(async () => {
-    await this.postAttempts();
-    await this.update();
-  }, UPDATE_INTERVAL_MS);
+  private report: JobReport;
+  private readonly comments: CommentWriter;
+  private readonly checkRuns: CheckRunWriter;
+  private readonly updates = new UpdateScheduler(() => this.update(), UPDATE_INTERVAL_MS);
 
   constructor(private readonly options: JobReporterOptions) {
-    this.request = options.request;
-    this.host = options.host;
-    this.redactor = options.redactor;
-    this.reportTo = options.reportTo;
-    this.settings = options.settings ?? {};
+    const { request, host, redactor } = options;
+    const settings = options.settings ?? {};
+    this.report = newJobReport(
+      {
+        jobId: request.id,
+        repository: `${request.repository.owner}/${request.repository.name}`,
+        trigger: request.trigger,
+        requestedBy: request.requestedBy,
+        handle: options.handle,
+        comments: settings.comments ?? 'per-attempt',
+        notes: settings.notes ?? [],
+      },
+      options.reportTo,
+    );
+    const write = loggedWrite(options.logger, request.id);
+    this.comments = new CommentWriter(host, request.id, redactor, write);
+    this.checkRuns = new CheckRunWriter(host, redactor, write);
+  }
+
+  view(): JobView {
+    return this.report.view;
   }
 
   /**
@@ -96,7 +98,8 @@ export class JobReporter implements JobEvents {
    * Octokit's pacing they take seconds, and the job has better things to do.
    */
   started(headSha: string): void {
-    this.headSha = headSha;
+    const commit = { sha: headSha, url: commitUrl(this.options.request.repository.cloneUrl, headSha) };
+    this.change({ type: 'commit-known', commit });
     this.updates.start(() => this.open(headSha));
   }
 
@@ -110,93 +113,50 @@ export class JobReporter implements JobEvents {
     return this.view();
   }
 
-  private async open(headSha: string): Promise<void> {
-    await this.safely('create the check run', async () => {
-      this.checkRun = await this.host.createCheckRun({
-        name: 'selfdebug',
-        headSha,
-        status: 'in_progress',
-        output: { title: 'Starting', summary: 'selfdebug is preparing the job.' },
-      });
-    });
-    await this.updateStatus();
-  }
-
   /** Updates go out one at a time, each showing every event up to then. */
   readonly onEvent = async (event: LoopEvent): Promise<void> => {
-    this.events.push(event);
+    this.change({ type: 'loop-event', event });
     this.updates.soon(IMPORTANT_EVENTS.includes(event.type));
   };
 
   async movedTo(issueNumber: number): Promise<void> {
-    if (this.reportTo !== null) return;
+    if (this.report.reportTo !== null) return;
     await this.updates.idle();
-    this.reportTo = issueNumber;
+    this.change({ type: 'moved-to', issueNumber });
     await this.postAttempts();
   }
 
   async finished(delivery: Partial<Delivery>): Promise<JobView> {
     await this.updates.idle();
-    this.pullRequestUrl = delivery.pullRequestUrl ?? null;
-    this.deliveryError = delivery.deliveryError ?? null;
+    this.change({
+      type: 'delivered',
+      pullRequestUrl: delivery.pullRequestUrl ?? null,
+      deliveryError: delivery.deliveryError ?? null,
+    });
     await this.postAttempts();
-    const view = this.view();
-    if (view.finished && needsFinalComment(view.finished.outcome) && this.reportTo !== null) {
-      const issue = this.reportTo;
-      await this.safely('post the final comment', () =>
-        this.host.upsertComment(issue, finalMarker(this.request.id), renderFinalComment(view, this.redactor)),
-      );
-    }
+    const { reportTo } = this.report;
+    if (reportTo !== null) await this.comments.final(reportTo, this.view());
     await this.updateStatus();
-    await this.completeCheckRuns(delivery.fixSha ?? null);
+    await this.checkRuns.complete(this.report.checkRun, this.view(), delivery.fixSha ?? null);
     return this.view();
-  }
-
-  /** The check run's result; annotations point at lines of the fixed files, so they go on a check run for the fix's commit. */
-  private async completeCheckRuns(fixSha: string | null): Promise<void> {
-    const result = renderCheckRunResult(this.view(), this.redactor);
-    const { annotations, ...withoutAnnotations } = result.output;
-    const { conclusion } = result;
-    const checkRun = this.checkRun;
-    if (checkRun) {
-      await this.safely('complete the check run', () =>
-        this.host.updateCheckRun(checkRun.id, {
-          status: 'completed',
-          conclusion,
-          output: withoutAnnotations,
-        }),
-      );
-    }
-    if (fixSha && annotations && annotations.length > 0) {
-      await this.createCompletedCheckRun('annotate the fix', fixSha, conclusion, result.output);
-    }
-  }
-
-  /** A check run that is over as it is created: the fix's annotations, or a refusal when no check run was open. */
-  private async createCompletedCheckRun(
-    what: string,
-    headSha: string,
-    conclusion: CheckConclusion,
-    output: CheckOutput,
-  ) {
-    await this.safely(what, () =>
-      this.host.createCheckRun({ name: 'selfdebug', headSha, status: 'completed', conclusion, output }),
-    );
   }
 
   /** The status shows it as cancelled, with who stopped it, as when the loop itself ends cancelled. */
   async cancelled(reason: string): Promise<JobView> {
     const view = await this.settled();
     if (!view.finished) {
-      this.events.push({
-        type: 'finished',
-        outcome: 'cancelled',
-        reason,
-        attempts: view.attempts.length,
-        diff: '',
-        changedFiles: [],
-        total: view.total,
-        durationMs: 0,
+      this.change({
+        type: 'loop-event',
+        event: {
+          type: 'finished',
+          outcome: 'cancelled',
+          reason,
+          attempts: view.attempts.length,
+          diff: '',
+          changedFiles: [],
+          total: view.total,
+          durationMs: 0,
+        },
       });
     }
     return this.finished({});
@@ -204,94 +164,44 @@ export class JobReporter implements JobEvents {
 
   async refused(message: string, headSha: string | null): Promise<JobView> {
     await this.updates.idle();
-    const text = this.redactor.redact(message);
-    const channel = reportChannel({ issueNumber: this.reportTo, headSha });
-    if (channel.kind === 'comment') {
-      const marker = finalMarker(this.request.id);
-      await this.safely('post the refusal', () =>
-        this.host.upsertComment(channel.issueNumber, marker, `${marker}\n${text}`),
-      );
-    }
-    const output: CheckOutput = { title: 'selfdebug could not run', summary: text };
-    const checkRun = this.checkRun;
-    if (checkRun) {
-      await this.safely('complete the check run', () =>
-        this.host.updateCheckRun(checkRun.id, { status: 'completed', conclusion: 'neutral', output }),
-      );
-    } else if (channel.kind === 'check-run') {
-      await this.createCompletedCheckRun('report the refusal', channel.headSha, 'neutral', output);
-    }
+    const text = this.options.redactor.redact(message);
+    const channel = reportChannel({ issueNumber: this.report.reportTo, headSha });
+    if (channel.kind === 'comment') await this.comments.refusal(channel.issueNumber, text);
+    await this.checkRuns.refuse(this.report.checkRun, channel, text);
     return this.view();
   }
 
-  private async postAttempts(): Promise<void> {
-    const view = this.view();
-    const done = view.finished ? view.attempts : view.attempts.slice(0, -1);
-    for (const { number } of done) if (!(number in this.attemptUrls)) await this.postAttempt(number);
+  private change(change: ReportChange): void {
+    this.report = reduceJobReport(this.report, change);
   }
 
-  private async postAttempt(attempt: number): Promise<void> {
-    if (this.reportTo === null || attempt in this.attemptUrls || this.settings.comments === 'single') return;
-    const issue = this.reportTo;
-    const body = renderAttemptComment(this.view(), attempt, this.redactor);
-    await this.safely(`post attempt ${attempt}`, async () => {
-      const posted = await this.host.upsertComment(issue, attemptMarker(this.request.id, attempt), body);
-      this.attemptUrls[attempt] = posted.url;
-    });
+  private async open(headSha: string): Promise<void> {
+    const checkRun = await this.checkRuns.open(headSha);
+    if (checkRun) this.change({ type: 'check-run-opened', checkRun });
+    await this.updateStatus();
   }
 
   private async update(): Promise<void> {
+    await this.postAttempts();
     await this.updateStatus();
-    const checkRun = this.checkRun;
-    if (checkRun) {
-      const output = renderCheckRunProgress(this.view(), this.redactor);
-      await this.safely('update the check run', () =>
-        this.host.updateCheckRun(checkRun.id, { status: 'in_progress', output }),
-      );
+    const { checkRun } = this.report;
+    if (checkRun) await this.checkRuns.progress(checkRun, this.view());
+  }
+
+  /** Each attempt's comment rendered from the report as it is then, so it links to the ones before it. */
+  private async postAttempts(): Promise<void> {
+    const { reportTo } = this.report;
+    if (reportTo === null) return;
+    for (const attempt of attemptsToPost(this.report)) {
+      const url = await this.comments.attempt(reportTo, this.view(), attempt);
+      if (url !== null) this.change({ type: 'attempt-posted', attempt, url });
     }
   }
 
   private async updateStatus(): Promise<void> {
-    if (this.reportTo === null) return;
-    const issue = this.reportTo;
-    const body = renderStatusComment(this.view(), this.redactor);
-    await this.safely('update the status comment', async () => {
-      const posted = await this.host.upsertComment(issue, statusMarker(this.request.id), body);
-      this.statusUrl = posted.url;
-    });
-  }
-
-  view(): JobView {
-    const { request } = this;
-    return jobView(
-      {
-        jobId: request.id,
-        repository: `${request.repository.owner}/${request.repository.name}`,
-        trigger: summarizeTrigger(request),
-        handle: this.options.handle,
-        statusCommentUrl: this.statusUrl,
-        attemptCommentUrls: this.attemptUrls,
-        pullRequestUrl: this.pullRequestUrl,
-        checkRunUrl: this.checkRun?.url ?? null,
-        deliveryError: this.deliveryError,
-        commit: this.headSha
-          ? { sha: this.headSha, url: commitUrl(request.repository.cloneUrl, this.headSha) }
-          : null,
-        comments: this.settings.comments ?? 'per-attempt',
-        notes: this.settings.notes ?? [],
-      },
-      this.events,
-    );
-  }
-
-  private async safely(what: string, action: () => Promise<unknown>): Promise<void> {
-    try {
-      await action();
-    } catch (error) {
-      this.options.logger.warn(
-        { job: this.request.id, error: error instanceof Error ? error.message : String(error) },
-        `could not ${what}`,
-      );
-    }
+    const { reportTo } = this.report;
+    if (reportTo === null) return;
+    const url = await this.comments.status(reportTo, this.view());
+    if (url !== null) this.change({ type: 'status-posted', url });
   }
 }

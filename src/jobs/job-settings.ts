@@ -10,8 +10,8 @@ import {
 import { reportSettings } from '../config/repo-config-mappers.js';
 import { type SandboxConfig, sandboxConfigSchema } from '../config/sandbox-config.js';
 import { type LoopLimits, loopLimitsSchema } from '../loop/task.js';
-import type { JobRequest, LoopMode } from '../queue/job-request.js';
-import { loopModeOf } from '../queue/job-request.js';
+import type { JobRequest } from '../queue/job-request.js';
+import { type LoopMode, triggers } from '../triggers/index.js';
 import type { ReporterSettings } from './job-events.js';
 
 /**
@@ -56,7 +56,7 @@ export function jobSettings(request: JobRequest, config: RepoConfig, sources: Se
       ...(options.model ? { model: options.model } : {}),
     }),
     limits: loopLimitsSchema.parse(loopLimitsFrom(repo, options)),
-    mode: loopModeOf(request.trigger),
+    mode: triggers.moduleOf(request.trigger).loopMode(request.trigger),
     // Notes (a setting the operator's ceiling changed) go in the status comment, so a job's comments stay bounded.
     report: { ...reportSettings(repo), notes },
     secrets: [

@@ -1,23 +1,30 @@
 import { JobRefusedError } from '../errors/index.js';
-import type { JobRequest } from '../queue/job-request.js';
 import { workspacePath } from '../sandbox/workspace-path.js';
+import { type PreparedTask, type TriggerRegistry, type TriggerRequest, triggers } from '../triggers/index.js';
 import { writeInside } from '../workspace/copy-back.js';
 import { ROUND_TRAILER } from '../workspace/selfdebug-branches.js';
 import type { Workspace } from '../workspace/workspace.js';
-import type { PreparedTask } from './build-task.js';
 import type { JobTarget } from './resolve-target.js';
 
 /**
  * What a fresh checkout needs before the sandbox copies it: the round cap
- * on the App's own branch (checked here, where the commits are), and the
- * issue's scripts written into it.
+ * on the App's own branch for a trigger whose pushes are automatic rounds
+ * (checked here, where the commits are), and the issue's scripts written
+ * into it.
  */
-export async function prepareCheckout(
+export async function prepareCheckout<T extends { kind: string }>(
   checkout: Workspace,
-  job: { request: JobRequest; target: JobTarget; prepared: PreparedTask; maxRounds: number; handle: string },
+  job: {
+    request: TriggerRequest<T>;
+    target: JobTarget;
+    prepared: PreparedTask;
+    maxRounds: number;
+    handle: string;
+  },
+  registry: TriggerRegistry = triggers,
 ): Promise<void> {
   const { request, target, prepared, maxRounds, handle } = job;
-  if (request.trigger.kind === 'workflow-run' && target.ownBranch) {
+  if (registry.moduleOf(request.trigger).automatic && target.ownBranch) {
     const rounds = await checkout.countCommits(ROUND_TRAILER);
     if (rounds >= maxRounds) {
       throw new JobRefusedError(

@@ -15,9 +15,10 @@ import { Redactor, redactingLogger, setupFailureMarkdown } from '../report/index
 import type { Sandbox, SandboxProvider } from '../sandbox/sandbox.js';
 import { EnvironmentSetupError } from '../sandbox/setup-error.js';
 import { withSandbox } from '../sandbox/with-sandbox.js';
+import type { PreparedTask } from '../triggers/index.js';
 import type { Logger } from '../util/logger.js';
 import type { Workspace, WorkspaceProvider } from '../workspace/workspace.js';
-import { buildTask, type PreparedTask } from './build-task.js';
+import { buildTask } from './build-task.js';
 import { jobTrailers, planDelivery, pullRequestText } from './delivery-plan.js';
 import { type Delivery, executeDelivery } from './execute-delivery.js';
 import { copyFixBack, fixedScripts } from './fix-files.js';

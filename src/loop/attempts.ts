@@ -14,13 +14,15 @@ interface LatestRun {
   run: string;
   /** What the next attempt is told: the last run, or why nothing was run. */
   failure: string;
+  /** Whether the run the attempts start from passed (a revision's does): only the first attempt is told so. */
+  passed: boolean;
 }
 
-/** Up to `maxAttempts` rounds of generate → apply → execute → decide. */
-export async function runAttempts(session: LoopSession): Promise<Ending> {
+/** Up to `maxAttempts` rounds of generate → apply → execute → decide, starting from the reproduction. */
+export async function runAttempts(session: LoopSession, reproduction: ExecResult): Promise<Ending> {
   const { maxAttempts } = session.input.limits;
-  const described = describeResult(session.reproduction!, session.budget.total);
-  const latest: LatestRun = { run: described, failure: described };
+  const described = describeResult(reproduction, session.budget.total);
+  const latest: LatestRun = { run: described, failure: described, passed: reproduction.exitCode === 0 };
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
     const ending = await runAttempt(session, attempt, latest);
     if (ending) return ending;
@@ -33,13 +35,10 @@ export async function runAttempts(session: LoopSession): Promise<Ending> {
 
 /** One attempt; an ending when the run is over, null when the next attempt may follow. */
 async function runAttempt(session: LoopSession, attempt: number, latest: LatestRun): Promise<Ending | null> {
-  const { limits, task } = session.input;
-  session.attempt = attempt;
-  session.checkBudgets();
-  session.attemptsStarted = attempt;
-  await session.emit({ type: 'attempt-started', attempt, maxAttempts: limits.maxAttempts });
+  const { task } = session.input;
+  await session.beginAttempt(attempt);
   const record = newRecord(attempt);
-  const proposal = await propose(session, attempt, latest.failure);
+  const proposal = await propose(session, attempt, latest);
   if (proposal instanceof InvalidModelOutputError) {
     // A bad answer costs this attempt, not the job: the next one is told what was wrong with it.
     const rejected = rejectedProposal(attempt, proposal, latest.run);
@@ -72,7 +71,7 @@ async function afterRun(
   const attempt = record.attempt;
   const offline = networkNeeded({ command: task.command, exitCode: result.exitCode, output: result.output });
   if (result.exitCode === 0 || offline || attempt === limits.maxAttempts) {
-    session.history.push(record);
+    session.remember(record);
     // A run that needs the network fails the same way after any edit: no further attempt can help.
     if (offline) return { outcome: 'environment', reason: describeProblem(offline, { attempt }) };
     return result.exitCode === 0
@@ -93,7 +92,7 @@ async function fail(
 ): Promise<null> {
   record.problems = problems;
   await session.emit(event);
-  session.history.push(record);
+  session.remember(record);
   latest.failure = failure;
   return null;
 }
@@ -101,7 +100,7 @@ async function fail(
 async function propose(
   session: LoopSession,
   attempt: number,
-  latestFailure: string,
+  latest: LatestRun,
 ): Promise<FixProposal | InvalidModelOutputError> {
   const { limits, task } = session.input;
   const messages = generateMessages({
@@ -109,9 +108,9 @@ async function propose(
     timeoutSeconds: limits.commandTimeoutSeconds,
     currentDiff: (await session.editor.diff()).diff,
     history: session.history,
-    latestFailure,
+    latestFailure: latest.failure,
     // Only a revision starts from a passing run; after a failed attempt the latest run is a failure.
-    latestPassed: attempt === 1 && session.reproduction?.exitCode === 0,
+    latestPassed: attempt === 1 && latest.passed,
     budget: session.budget,
   });
   const tools: ToolBox = {
@@ -161,7 +160,7 @@ async function decide(
   const decision =
     answer instanceof InvalidModelOutputError ? await fallBack(session, attempt, answer) : answer;
   record.decision = decision;
-  session.history.push(record);
+  session.remember(record);
   await session.emit({ type: 'retry-decided', attempt, retry: decision.retry, reason: decision.reason });
   if (!decision.retry) return { outcome: 'declined', reason: decision.reason };
   latest.run = describeResult(result, session.budget.total);

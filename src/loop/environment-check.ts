@@ -1,4 +1,4 @@
-import { classifyFailure, describeProblem } from '../environment/classify-failure.js';
+import { classifyFailure, describeProblem, needsManifests } from '../environment/classify-failure.js';
 import type { PreparationReport } from '../sandbox/environment.js';
 import type { ExecResult, Sandbox } from '../sandbox/sandbox.js';
 
@@ -31,11 +31,7 @@ export async function environmentProblem(
   result: ExecResult,
   preparation: PreparationReport | null,
 ): Promise<string | null> {
-  const manifests: Record<string, string> = {};
-  for (const name of MANIFESTS) {
-    const file = await sandbox.readFile(name).catch(() => null);
-    if (file && file.content.length <= MAX_MANIFEST_BYTES) manifests[name] = file.content.toString('utf8');
-  }
+  const manifests = needsManifests(result.output) ? await readManifests(sandbox) : {};
   const problem = classifyFailure({
     command,
     exitCode: result.exitCode,
@@ -49,4 +45,18 @@ export async function environmentProblem(
       .map((target) => target.target),
   });
   return problem ? describeProblem(problem) : null;
+}
+
+/**
+ * The manifests the workspace has. One after another, not side by side:
+ * each read is a command in the sandbox, and a tight pids limit (8 is
+ * allowed) would fail some of a dozen at once.
+ */
+async function readManifests(sandbox: Sandbox): Promise<Record<string, string>> {
+  const manifests: Record<string, string> = {};
+  for (const name of MANIFESTS) {
+    const file = await sandbox.readFile(name).catch(() => null);
+    if (file && file.content.length <= MAX_MANIFEST_BYTES) manifests[name] = file.content.toString('utf8');
+  }
+  return manifests;
 }

@@ -59,34 +59,67 @@ export type ModelQuestion<T> = Omit<StructuredCall<T>, 'model' | 'signal' | 'clo
  * and every command goes through here, so each is recorded the same way.
  */
 export class LoopSession {
-  readonly events: LoopEvent[] = [];
-  readonly history: AttemptRecord[] = [];
   readonly spend: SpendMeter;
   readonly editor: WorkspaceEditor;
   readonly tools: WorkspaceTools;
   readonly clock: Clock;
-  budget: PromptBudget;
-  reproduction: ExecResult | null = null;
+  private readonly transcript: LoopEvent[] = [];
+  private readonly records: AttemptRecord[] = [];
+  private promptBudget: PromptBudget;
   /** The attempt under way, 0 before the first: model responses are filed under it. */
-  attempt = 0;
+  private attempt = 0;
   /** Attempts that got past the budget check: what the result reports. */
-  attemptsStarted = 0;
-  private readonly started: number;
+  private started = 0;
+  private readonly startedAt: number;
 
   constructor(readonly input: LoopInput) {
     this.clock = input.clock ?? realClock;
-    this.started = this.clock.now();
+    this.startedAt = this.clock.now();
     this.spend = new SpendMeter(input.prices ?? UNKNOWN_PRICES, input.limits);
     this.editor = new WorkspaceEditor(input.sandbox);
     this.tools = new WorkspaceTools(input.sandbox, input.signal);
-    this.budget = promptBudget(input.limits.promptTokenBudget, input.limits.maxToolCallsPerAttempt);
+    this.promptBudget = promptBudget(input.limits.promptTokenBudget, input.limits.maxToolCallsPerAttempt);
+  }
+
+  /** Every event of the run so far, in order. */
+  get events(): readonly LoopEvent[] {
+    return this.transcript;
+  }
+
+  /** The attempts that ended, in order: what the prompts and the reflection look back on. */
+  get history(): readonly AttemptRecord[] {
+    return this.records;
+  }
+
+  get budget(): PromptBudget {
+    return this.promptBudget;
+  }
+
+  get attemptsStarted(): number {
+    return this.started;
+  }
+
+  /**
+   * Opens an attempt: model responses are filed under it from here on; it
+   * counts once the budgets allow it, and then it is announced.
+   */
+  async beginAttempt(attempt: number): Promise<void> {
+    this.attempt = attempt;
+    this.checkBudgets();
+    this.started = attempt;
+    await this.emit({ type: 'attempt-started', attempt, maxAttempts: this.input.limits.maxAttempts });
+  }
+
+  /** An attempt that ended joins the history the next prompts show. */
+  remember(record: AttemptRecord): void {
+    this.records.push(record);
   }
 
   /** A model that knows its context window sizes the prompts (docs/models.md); others keep the configured budget. */
   async sizePrompts(): Promise<void> {
     const window = await this.input.model.window?.(this.input.signal).catch(() => undefined);
     if (window) {
-      this.budget = promptBudget(
+      this.promptBudget = promptBudget(
         promptTokenBudgetForWindow(window),
         this.input.limits.maxToolCallsPerAttempt,
       );
@@ -94,11 +127,11 @@ export class LoopSession {
   }
 
   elapsedMs(): number {
-    return Math.round(this.clock.now() - this.started);
+    return Math.round(this.clock.now() - this.startedAt);
   }
 
   async emit(event: LoopEvent): Promise<void> {
-    this.events.push(event);
+    this.transcript.push(event);
     await this.input.emit?.(event);
   }
 
@@ -126,7 +159,7 @@ export class LoopSession {
     const exhausted = this.spend.exhausted();
     if (exhausted) throw new StopRun('budget-exhausted', exhausted);
     const maxSeconds = this.input.limits.maxDurationSeconds;
-    if (maxSeconds > 0 && this.clock.now() - this.started > maxSeconds * 1000) {
+    if (maxSeconds > 0 && this.clock.now() - this.startedAt > maxSeconds * 1000) {
       throw new StopRun('budget-exhausted', `time budget used up (${maxSeconds} s)`);
     }
   }

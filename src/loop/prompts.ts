@@ -56,7 +56,7 @@ export function generateMessages(input: {
   task: DebugTask;
   timeoutSeconds: number;
   currentDiff: string;
-  history: AttemptRecord[];
+  history: readonly AttemptRecord[];
   latestFailure: string;
   /** The latest run passed (a revision asked for in a review): the changes must keep it passing. */
   latestPassed?: boolean;
@@ -86,7 +86,7 @@ export function decideMessages(input: {
   task: DebugTask;
   timeoutSeconds: number;
   current: AttemptRecord;
-  history: AttemptRecord[];
+  history: readonly AttemptRecord[];
   budget: PromptBudget;
 }): ChatMessage[] {
   const available = input.budget.total - DECIDE_SYSTEM.length;
@@ -110,7 +110,7 @@ export function reflectMessages(input: {
   outcome: LoopOutcome;
   reason: string;
   reproduction: ExecResult | null;
-  history: AttemptRecord[];
+  history: readonly AttemptRecord[];
   finalDiff: string;
   budget: PromptBudget;
 }): ChatMessage[] {
@@ -157,7 +157,7 @@ function describeFailure(record: AttemptRecord, maxChars: number): string {
 }
 
 /** Newest attempts matter most: when they do not all fit, the oldest are dropped and counted. */
-function summarise(history: AttemptRecord[], maxChars: number): string {
+function summarise(history: readonly AttemptRecord[], maxChars: number): string {
   const minimum = 400;
   const fitting = Math.max(1, Math.min(history.length, Math.floor(maxChars / minimum)));
   const shown = history.slice(-fitting);

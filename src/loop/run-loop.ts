@@ -1,10 +1,11 @@
 import { InvalidModelOutputError, ModelApiError, ModelAuthError } from '../errors/index.js';
+import type { ExecResult } from '../sandbox/sandbox.js';
 import { runAttempts } from './attempts.js';
 import type { LoopEvent, LoopSummary } from './events.js';
 import { type Ending, type LoopInput, LoopSession } from './loop-session.js';
 import { reflectMessages } from './prompts.js';
 import { rejectedReflection } from './rejected-answer.js';
-import { reproduceOrStop, runSetup } from './reproduce.js';
+import { type Reproduced, reproduce, runSetup, startingRun } from './reproduce.js';
 import { type Reflection, reflectionSchema } from './schemas.js';
 
 export type { LoopInput } from './loop-session.js';
@@ -26,26 +27,53 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
   const { task, limits, model } = input;
   await session.emit({ type: 'started', task, limits, model: model.model });
   await session.sizePrompts();
-  const { ending, modelUnavailable } = await work(session);
+  const { ending, modelUnavailable, reproduction } = await work(session);
   // A model that is down or refuses our key would only fail the reflection too.
-  const reflected = modelUnavailable ? { ending, reflection: null } : await reflectOn(session, ending);
+  const reflected = modelUnavailable
+    ? { ending, reflection: null }
+    : await reflectOn(session, ending, reproduction);
   return finish(session, reflected.ending, reflected.reflection);
 }
 
-/** Setup, reproduction and the attempts; whatever stops them early becomes the ending. */
-async function work(session: LoopSession): Promise<{ ending: Ending; modelUnavailable: boolean }> {
+/** How the work before the reflection ended, and the reproduction the reflection looks back on. */
+interface Worked {
+  ending: Ending;
+  modelUnavailable: boolean;
+  reproduction: ExecResult | null;
+}
+
+/** A step's value, or the ending whatever stopped it early becomes. */
+type Settled<T> = { value: T } | { ending: Ending; modelUnavailable: boolean };
+
+async function settle<T>(session: LoopSession, step: () => Promise<T>): Promise<Settled<T>> {
   try {
-    await runSetup(session);
-    await reproduceOrStop(session);
-    if (session.input.mode === 'explain') {
-      const reason = 'reproduced the failure; explaining it without changing code';
-      return { ending: { outcome: 'explained', reason }, modelUnavailable: false };
-    }
-    return { ending: await runAttempts(session), modelUnavailable: false };
+    return { value: await step() };
   } catch (error) {
     const modelUnavailable = error instanceof ModelApiError || error instanceof ModelAuthError;
     return { ending: session.classify(error), modelUnavailable };
   }
+}
+
+/** Setup, reproduction and the attempts; whatever stops them early becomes the ending. */
+async function work(session: LoopSession): Promise<Worked> {
+  const reproduced = await settle(session, async () => {
+    await runSetup(session);
+    return reproduce(session);
+  });
+  if (!('value' in reproduced)) return { ...reproduced, reproduction: null };
+  const reproduction = reproduced.value.run;
+  const attempted = await settle(session, () => attemptFix(session, reproduced.value));
+  if (!('value' in attempted)) return { ...attempted, reproduction };
+  return { ending: attempted.value, modelUnavailable: false, reproduction };
+}
+
+/** The attempts from the reproduced failure, or none when explaining it is all that was asked. */
+async function attemptFix(session: LoopSession, reproduced: Reproduced): Promise<Ending> {
+  const run = await startingRun(session, reproduced);
+  if (session.input.mode === 'explain') {
+    return { outcome: 'explained', reason: 'reproduced the failure; explaining it without changing code' };
+  }
+  return runAttempts(session, run);
 }
 
 /**
@@ -55,11 +83,12 @@ async function work(session: LoopSession): Promise<{ ending: Ending; modelUnavai
 async function reflectOn(
   session: LoopSession,
   ending: Ending,
+  reproduction: ExecResult | null,
 ): Promise<{ ending: Ending; reflection: Reflection | null }> {
   // An environment problem is reported without a word from the model: nothing it could say would fix it.
   if (ending.outcome === 'cancelled' || ending.outcome === 'environment') return { ending, reflection: null };
   try {
-    return { ending, reflection: await reflect(session, ending) };
+    return { ending, reflection: await reflect(session, ending, reproduction) };
   } catch (error) {
     const failure = session.classify(error);
     if (failure.outcome === 'cancelled') return { ending: failure, reflection: null };
@@ -76,7 +105,11 @@ async function reflectOn(
   }
 }
 
-async function reflect(session: LoopSession, { outcome, reason }: Ending): Promise<Reflection> {
+async function reflect(
+  session: LoopSession,
+  { outcome, reason }: Ending,
+  reproduction: ExecResult | null,
+): Promise<Reflection> {
   const reflection = await session.ask({
     purpose: 'reflect',
     messages: reflectMessages({
@@ -84,7 +117,7 @@ async function reflect(session: LoopSession, { outcome, reason }: Ending): Promi
       timeoutSeconds: session.input.limits.commandTimeoutSeconds,
       outcome,
       reason,
-      reproduction: session.reproduction,
+      reproduction,
       history: session.history,
       finalDiff: (await session.editor.diff()).diff,
       budget: session.budget,
@@ -111,5 +144,5 @@ async function finish(
     durationMs: session.elapsedMs(),
   };
   await session.emit({ type: 'finished', ...summary });
-  return { ...summary, reflection, events: session.events };
+  return { ...summary, reflection, events: [...session.events] };
 }

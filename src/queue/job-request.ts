@@ -1,3 +1,5 @@
+import { type Trigger, triggers } from '../triggers/index.js';
+
 /**
  * What a webhook handler hands to the queue: everything a worker needs to
  * run the job later, in plain data (it is serialised by durable queues).
@@ -12,49 +14,8 @@ export interface RepositoryInfo {
   private: boolean;
 }
 
-/** A ``` block from the issue text, run as the script to fix when no command is given. */
-export interface ScriptBlock {
-  language: string;
-  code: string;
-}
-
-interface ReviewComment {
-  path: string | null;
-  line: number | null;
-  body: string;
-}
-
-export type JobTrigger =
-  | {
-      kind: 'mention';
-      command: 'fix' | 'explain';
-      issueNumber: number;
-      isPullRequest: boolean;
-      commentId: number | null;
-      /** Issue body and the triggering text, hidden HTML already stripped. */
-      text: string;
-      scriptBlocks: ScriptBlock[];
-    }
-  | {
-      kind: 'workflow-run';
-      runId: number;
-      runAttempt: number;
-      workflowName: string;
-      workflowPath: string;
-      /** The run's head branch: where the fix goes (as a PR against it, or on it when the App owns it). */
-      branch: string;
-      /** Set when the branch is one of the App's own, to cap automatic rounds. */
-      ownPullRequest: number | null;
-    }
-  | {
-      kind: 'review';
-      pullNumber: number;
-      reviewId: number | null;
-      commentId: number | null;
-      branch: string;
-      text: string;
-      comments: ReviewComment[];
-    };
+/** What started the job: one trigger kind's data; src/triggers holds what each kind means. */
+export type JobTrigger = Trigger;
 
 export interface JobOptions {
   command?: string;
@@ -107,26 +68,10 @@ export interface JobMatch {
   issueNumber: number;
 }
 
-/**
- * How the loop works for a trigger: a review asks for changes to a fix that
- * may already pass; `explain` changes nothing. The runner and the reports
- * both ask here.
- */
-export type LoopMode = 'fix' | 'explain' | 'revise';
-
-export function loopModeOf(
-  trigger: { kind: 'review' | 'workflow-run' } | { kind: 'mention'; command: 'fix' | 'explain' },
-): LoopMode {
-  if (trigger.kind === 'review') return 'revise';
-  return trigger.kind === 'mention' && trigger.command === 'explain' ? 'explain' : 'fix';
-}
-
 /** The issue or pull request a job reports to, if any: the one place that says so. */
 export function issueNumberOf(request: JobRequest): number | null {
   const { trigger } = request;
-  if (trigger.kind === 'mention') return trigger.issueNumber;
-  if (trigger.kind === 'review') return trigger.pullNumber;
-  return trigger.ownPullRequest;
+  return triggers.moduleOf(trigger).issueNumber(trigger);
 }
 
 export function repositoryKey(repository: { owner: string; name: string }): string {
@@ -135,19 +80,16 @@ export function repositoryKey(repository: { owner: string; name: string }): stri
 
 /**
  * What jobs queue behind each other for: a branch the job reads and may push
- * to (failed runs, reviews), or the issue or pull request it works for (a
- * mention names no branch until the job resolves it; its fix goes to a branch
- * of its own). Two jobs with one key never run at once.
+ * to (failed runs, reviews), or the issue or pull request it works for; each
+ * trigger kind says which. Two jobs with one key never run at once.
  */
 export function serialKeyOf(request: JobRequest): string {
   const { trigger } = request;
-  if (trigger.kind === 'workflow-run' || trigger.kind === 'review') return `branch:${trigger.branch}`;
-  return trigger.isPullRequest ? `pull:${trigger.issueNumber}` : `issue:${trigger.issueNumber}`;
+  return triggers.moduleOf(trigger).serialKey(trigger);
 }
 
 /** The branch whose new pushes make this job stale, when the request pins a commit on one. */
 export function staleBranchOf(request: JobRequest): string | null {
   const { trigger } = request;
-  if (request.headSha === null) return null;
-  return trigger.kind === 'workflow-run' || trigger.kind === 'review' ? trigger.branch : null;
+  return request.headSha === null ? null : triggers.moduleOf(trigger).branch(trigger);
 }

@@ -33,8 +33,8 @@ export function currentActivity(view: JobView): Activity | null {
   }
   if (!reproduction) return { step: 'Reproducing', action: 'running', command: task.command };
   if (view.reflection) return { step: null, action: 'wrapping up', command: null };
-  const attemptsFollow = reproduction.status === 'failing' || isRevisionJob(view.trigger);
-  if (!attemptsFollow || isExplainJob(view.trigger)) {
+  const attemptsFollow = reproduction.status === 'failing' || isRevisionJob(view);
+  if (!attemptsFollow || isExplainJob(view)) {
     return { step: null, action: REFLECTING, command: null };
   }
   const attempt = view.attempts.at(-1);

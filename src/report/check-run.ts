@@ -30,13 +30,7 @@ export function renderCheckRunProgress(view: JobView, redactor: Redactor): Check
   return {
     title: plainTitle(title, redactor),
     summary: md.body(
-      [
-        `${describeTrigger(view.trigger, md)}\n\n`,
-        now,
-        statusSteps(view, md).join('\n'),
-        '\n\n',
-        links(view),
-      ],
+      [`${describeTrigger(view, md)}\n\n`, now, statusSteps(view, md).join('\n'), '\n\n', links(view)],
       BODY_BUDGET,
       CHECK_OUTPUT_LIMIT,
     ),
@@ -83,7 +77,7 @@ function summary(view: JobView, md: MarkdownWriter): BodyPart[] {
 }
 
 function text(view: JobView, md: MarkdownWriter, annotated: number): BodyPart[] {
-  const parts: BodyPart[] = [`${describeTrigger(view.trigger, md)}\n\n`];
+  const parts: BodyPart[] = [`${describeTrigger(view, md)}\n\n`];
   const failed = view.reproduction?.runs.find((run) => run.exitCode !== 0);
   if (view.reproduction) {
     const runs = plural(view.reproduction.runs.length, 'run');

@@ -1,7 +1,7 @@
 /**
  * report/: loop events → what people see on GitHub. Pure functions, no
- * I/O. The runner keeps a job's events and the URLs of what it posted,
- * builds a `JobView` with `jobView`, and renders; every renderer takes the
+ * I/O. The runner folds a job's events and the URLs of what it posted into
+ * a `JobReport` (`reduceJobReport`, whose view is `jobView`'s), and renders; every renderer takes the
  * job's `Redactor` and applies it last.
  */
 
@@ -16,20 +16,25 @@ export { environmentLines, setupFailureMarkdown } from './environment-summary.js
 export { needsFinalComment, renderFinalComment } from './final-comment.js';
 export { formatCost, formatDuration } from './format.js';
 export {
+  attemptsToPost,
+  type JobReport,
+  newJobReport,
+  type OpenCheckRun,
+  type ReportChange,
+  reduceJobReport,
+} from './job-report.js';
+export {
   type CommentMode,
   type JobView,
   jobView,
 } from './job-view.js';
-
 export {
   attemptMarker,
   finalMarker,
   statusMarker,
 } from './markers.js';
-
 export { renderPullRequestBody, renderPullRequestTitle } from './pull-request.js';
 export { Redactor } from './redact.js';
 export { redactingLogger } from './redacting-logger.js';
 export { codeBlock } from './sanitize.js';
 export { renderStatusComment } from './status-comment.js';
-export { summarizeTrigger } from './trigger.js';

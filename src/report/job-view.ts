@@ -3,6 +3,7 @@ import type { Reflection } from '../loop/schemas.js';
 import type { DebugTask, LoopLimits } from '../loop/task.js';
 import type { PreparationReport } from '../sandbox/environment.js';
 import type { ExecResult } from '../sandbox/sandbox.js';
+import type { Trigger } from '../triggers/index.js';
 import {
   type AttemptView,
   addUsage,
@@ -13,7 +14,6 @@ import {
   type RejectedAnswer,
   reduceAttempt,
 } from './attempt-view.js';
-import type { TriggerSummary } from './trigger.js';
 
 export type { AttemptView, CommandRun, ModelCall, ToolCallRecord } from './attempt-view.js';
 
@@ -26,7 +26,10 @@ export interface JobContext {
   jobId: string;
   /** `owner/name`. */
   repository: string;
-  trigger: TriggerSummary;
+  /** What started the job (src/triggers words it). */
+  trigger: Trigger;
+  /** Who asked, or the failed run's actor. */
+  requestedBy: string;
   /** The App's mention handle, for suggestions such as `@selfdebug retry`. */
   handle?: string;
   statusCommentUrl?: string | null;
@@ -80,7 +83,8 @@ export interface JobProgress {
 export interface JobView extends JobProgress {
   jobId: string;
   repository: string;
-  trigger: TriggerSummary;
+  trigger: Trigger;
+  requestedBy: string;
   handle: string;
   statusCommentUrl: string | null;
   attemptCommentUrls: Readonly<Record<number, string>>;
@@ -115,6 +119,7 @@ export function jobView(context: JobContext, events: readonly LoopEvent[]): JobV
     jobId: context.jobId,
     repository: context.repository,
     trigger: context.trigger,
+    requestedBy: context.requestedBy,
     handle: context.handle ?? 'selfdebug',
     statusCommentUrl: context.statusCommentUrl ?? null,
     attemptCommentUrls: context.attemptCommentUrls ?? {},

@@ -84,7 +84,7 @@ function verification(view: JobView, md: MarkdownWriter): BodyPart[] {
 }
 
 function history(view: JobView, md: MarkdownWriter): BodyPart[] {
-  const items = [describeTrigger(view.trigger, md)];
+  const items = [describeTrigger(view, md)];
   const links = transcriptLinks(view);
   if (links.length > 0) items.push(`Full transcript: ${links.join(' · ')}`);
   const spend = spendFacts(view);
@@ -94,6 +94,6 @@ function history(view: JobView, md: MarkdownWriter): BodyPart[] {
 }
 
 function closing(view: JobView): string {
-  const issue = issueToClose(view.trigger);
+  const issue = issueToClose(view);
   return issue === null ? '' : `Fixes #${issue}\n`;
 }

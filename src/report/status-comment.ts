@@ -41,12 +41,12 @@ export function renderStatusComment(view: JobView, redactor: Redactor): string {
 }
 
 function header(view: JobView, md: MarkdownWriter): string[] {
-  const verb = isExplainJob(view.trigger) ? 'explaining' : 'fixing';
+  const verb = isExplainJob(view) ? 'explaining' : 'fixing';
   const title = view.task ? `### 🤖 selfdebug: ${verb} ${md.code(view.task.command)}` : '### 🤖 selfdebug';
-  const facts = [describeTrigger(view.trigger, md)];
+  const facts = [describeTrigger(view, md)];
   if (view.commit) facts.push(`tested on ${commitLink(view.commit, md)}`);
   if (view.model) facts.push(`model ${md.code(view.model, 80)}`);
-  if (view.limits && !isExplainJob(view.trigger)) {
+  if (view.limits && !isExplainJob(view)) {
     facts.push(
       `up to ${plural(view.limits.maxAttempts, 'attempt')}, ${formatDuration(view.limits.commandTimeoutSeconds * 1000)} per run`,
     );
@@ -76,11 +76,11 @@ export function statusSteps(view: JobView, md: MarkdownWriter): string[] {
   const finished = view.finished !== null;
   for (const attempt of view.attempts) lines.push(attemptStep(view, attempt, md));
   // The reflection's summary stands above the list; here only how sure the model is.
-  const reflect = isExplainJob(view.trigger) ? 'Explain' : 'Reflect';
+  const reflect = isExplainJob(view) ? 'Explain' : 'Reflect';
   if (view.reflection) lines.push(`- [x] ${reflect} (confidence: ${view.reflection.confidence})`);
   else if (view.reflectionRejected) lines.push(`- [ ] ${reflect}: ⚠️ the model's answer could not be used`);
   else lines.push(`- [ ] ${reflect}${finished ? ': skipped, the job ended without a reflection' : ''}`);
-  if (!isExplainJob(view.trigger)) lines.push(pullRequestStep(view, md));
+  if (!isExplainJob(view)) lines.push(pullRequestStep(view, md));
   return lines;
 }
 
@@ -101,7 +101,7 @@ function reproduceStep(view: JobView, md: MarkdownWriter): string {
     const passes = reproduction.runs.filter((run) => run.exitCode === 0).length;
     return `- [x] Reproduce: flaky, passed ${passes} of ${plural(runs, 'run')}, then failed with ${runStatus(failed, md)}`;
   }
-  if (isRevisionJob(view.trigger)) return '- [x] Run before the changes: passes';
+  if (isRevisionJob(view)) return '- [x] Run before the changes: passes';
   return `- [x] Reproduce: passed ${runs} of ${plural(runs, 'run')}, no failure to fix`;
 }
 

@@ -14,6 +14,7 @@ import { jobView } from '../../src/report/job-view.js';
 import { Redactor } from '../../src/report/redact.js';
 import { renderStatusComment } from '../../src/report/status-comment.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
+import { mentionTrigger } from '../fakes/job-requests.js';
 import {
   decide,
   eventsOf,
@@ -357,13 +358,8 @@ describe('bad answers cost an attempt, not the job', () => {
       {
         jobId: 'job-1',
         repository: 'acme/app',
-        trigger: {
-          kind: 'mention',
-          command: 'fix',
-          issueNumber: 1,
-          isPullRequest: false,
-          requestedBy: 'bob',
-        },
+        trigger: mentionTrigger({ issueNumber: 1 }),
+        requestedBy: 'bob',
       },
       result.events,
     );

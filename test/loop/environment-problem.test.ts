@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { runLoop } from '../../src/loop/run-loop.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import { fix, limits, types, useLocalSandboxes } from '../helpers/loop-fixtures.js';
@@ -41,6 +41,37 @@ describe('runLoop: environment problems', () => {
     });
     expect(result.outcome).not.toBe('environment');
     expect(model.calls.length).toBeGreaterThan(0);
+  });
+
+  it('a module the manifest lists but setup did not install stops before the model', async () => {
+    const sandbox = await sandboxWith({
+      'app.py': 'import selfdebug_absent_pkg\n',
+      'requirements.txt': 'selfdebug-absent-pkg==1.0\n',
+    });
+    const model = new ScriptedModel([]);
+    const result = await runLoop({
+      task: { description: 'the app fails', command: 'python3 app.py' },
+      limits: limits(),
+      model,
+      sandbox,
+    });
+    expect(result.outcome).toBe('environment');
+    expect(result.reason).toContain("`selfdebug_absent_pkg` is listed in the project's manifest");
+    expect(model.calls).toEqual([]);
+  });
+
+  it("reads the manifests only for an output that names a missing module, not for the code's own failure", async () => {
+    const sandbox = await sandboxWith({ 'app.py': 'assert 1 + 1 == 3\n', 'requirements.txt': 'attrs\n' });
+    const readFile = vi.spyOn(sandbox, 'readFile');
+    const model = new ScriptedModel([new Error('the model was asked')]);
+    await runLoop({
+      task: { description: 'x', command: 'python3 app.py' },
+      limits: limits(),
+      model,
+      sandbox,
+    });
+    expect(model.calls.length).toBeGreaterThan(0);
+    expect(readFile.mock.calls.map(([path]) => path)).not.toContain('requirements.txt');
   });
 
   it('a reproduction whose posttest hook needs the network stops before the model, with the way round it', async () => {

@@ -4,6 +4,7 @@ import { loopLimitsSchema } from '../../src/loop/task.js';
 import type { TokenUsage, ToolCall } from '../../src/model/language-model.js';
 import { type JobContext, type JobView, jobView } from '../../src/report/job-view.js';
 import type { ExecResult } from '../../src/sandbox/sandbox.js';
+import { mentionTrigger } from '../fakes/job-requests.js';
 
 /**
  * Hand-made event lists of realistic runs, with fixed ids, durations and
@@ -126,19 +127,14 @@ export const REFLECTION: Reflection = {
   risks: ['Other scripts in `tools/` may share the same missing import.'],
 };
 
-export const STATUS_TRIGGER = {
-  kind: 'mention',
-  command: 'fix',
-  issueNumber: 12,
-  isPullRequest: false,
-  requestedBy: 'alice',
-} as const;
+export const STATUS_TRIGGER = mentionTrigger({ issueNumber: 12 });
 
 export function context(overrides: Partial<JobContext> = {}): JobContext {
   return {
     jobId: JOB_ID,
     repository: 'acme/reports',
     trigger: STATUS_TRIGGER,
+    requestedBy: 'alice',
     statusCommentUrl: STATUS_URL,
     checkRunUrl: CHECK_RUN_URL,
     commit: { sha: HEAD_SHA, url: COMMIT_URL },

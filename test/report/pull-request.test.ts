@@ -5,6 +5,7 @@ import {
   TITLE_LENGTH,
 } from '../../src/report/pull-request.js';
 import { Redactor } from '../../src/report/redact.js';
+import { mentionTrigger } from '../fakes/job-requests.js';
 import { attemptUrl, fixedRun, PULL_REQUEST_URL, REFLECTION } from './fixtures.js';
 
 const urls = { 1: attemptUrl(1), 2: attemptUrl(2) };
@@ -60,14 +61,17 @@ describe('renderPullRequestBody', () => {
       trigger: {
         kind: 'workflow-run',
         workflowName: 'CI',
+        workflowPath: '.github/workflows/ci.yml',
         runId: 9001,
         runAttempt: 1,
         branch: 'main',
-        requestedBy: 'alice',
+        ownPullRequest: null,
       },
+      requestedBy: 'alice',
     });
     const pullRequest = fixedRun().view({
-      trigger: { kind: 'mention', command: 'fix', issueNumber: 40, isPullRequest: true, requestedBy: 'bob' },
+      trigger: mentionTrigger({ issueNumber: 40, isPullRequest: true }),
+      requestedBy: 'bob',
     });
     expect(renderPullRequestBody(workflow, Redactor.none)).not.toContain('Fixes');
     expect(renderPullRequestBody(workflow, Redactor.none)).toContain(

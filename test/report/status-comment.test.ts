@@ -3,6 +3,7 @@ import { GITHUB_BODY_LIMIT } from '../../src/report/limits.js';
 import { parseMarkers } from '../../src/report/markers.js';
 import { Redactor } from '../../src/report/redact.js';
 import { renderStatusComment } from '../../src/report/status-comment.js';
+import { mentionTrigger } from '../fakes/job-requests.js';
 import {
   attemptUrl,
   budgetRun,
@@ -187,13 +188,8 @@ describe('renderStatusComment for explain jobs', () => {
       .reflected(REFLECTION)
       .finished('explained', 'reproduced the failure; explaining it without changing code', '', 7_000);
     const view = list.view({
-      trigger: {
-        kind: 'mention',
-        command: 'explain',
-        issueNumber: 12,
-        isPullRequest: false,
-        requestedBy: 'alice',
-      },
+      trigger: mentionTrigger({ command: 'explain', issueNumber: 12 }),
+      requestedBy: 'alice',
     });
     const body = renderStatusComment(view, Redactor.none);
     expect(body).toContain('### 🤖 selfdebug: explaining `python stats.py data.csv`');

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GitHubCodeHost } from '../../src/adapters/github/github-code-host.js';
 import { mapGitHubError } from '../../src/adapters/github/map-github-error.js';
+import { useTypedErrors } from '../../src/adapters/github/typed-errors-octokit.js';
 import { GitHubApiError, GitHubNotFoundError } from '../../src/errors/github-errors.js';
 import { SelfdebugError } from '../../src/errors/selfdebug-error.js';
 import {
@@ -154,5 +155,26 @@ describe('GitHub error mapping', () => {
     expect(network).toMatchObject({ status: undefined, retryable: false });
     expect(network.message).toContain('reading branch main: fetch failed');
     expect(mapGitHubError(ours, 'anything')).toBe(ours);
+  });
+
+  it('maps every request of a hooked Octokit once, named by its route, whoever sends it', async () => {
+    const octokit = useTypedErrors(useTypedErrors(testOctokit()));
+    githubApi().get('/repos/octo-org/app/branches/main').reply(404, { message: 'Branch not found' });
+    githubApi().get('/repos/octo-org/app/tags').reply(500, { message: 'Server Error' });
+
+    const branch = await octokit.rest.repos
+      .getBranch({ owner: 'octo-org', repo: 'app', branch: 'main' })
+      .catch((caught: unknown) => caught);
+    const other = await octokit
+      .request('GET /repos/{owner}/{repo}/tags', { owner: 'octo-org', repo: 'app' })
+      .catch((caught: unknown) => caught);
+
+    expect(branch).toBeInstanceOf(GitHubNotFoundError);
+    expect((branch as Error).message).toContain(
+      'GitHub found nothing while reading branch main of octo-org/app',
+    );
+    // A route the adapter does not name is named by its method and template.
+    expect(other).toMatchObject({ status: 500, retryable: true });
+    expect((other as Error).message).toContain('while requesting GET /repos/{owner}/{repo}/tags (HTTP 500');
   });
 });

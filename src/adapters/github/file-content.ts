@@ -1,5 +1,4 @@
 import { GitHubNotFoundError } from '../../errors/index.js';
-import { mapGitHubError } from './map-github-error.js';
 import type { GitHubOctokit } from './octokit.js';
 
 type Repository = { owner: string; repo: string };
@@ -14,34 +13,20 @@ export async function readFileContent(
   path: string,
   ref: string,
 ): Promise<string | null> {
-  const action = `reading ${path} at ${ref} in ${repository.owner}/${repository.repo}`;
-  const file = await getContent(octokit, repository, action, path, ref);
+  const file = await getContent(octokit, repository, path, ref);
   if (file === null || Array.isArray(file) || file.type !== 'file' || !('content' in file)) return null;
   // Over 1 MB the contents API leaves `content` empty and says so in `encoding`.
-  if (file.encoding === 'none') {
-    try {
-      return await rawContent(octokit, repository, path, ref);
-    } catch (error) {
-      throw mapGitHubError(error, action);
-    }
-  }
+  if (file.encoding === 'none') return rawContent(octokit, repository, path, ref);
   return Buffer.from(file.content, 'base64').toString('utf8');
 }
 
-async function getContent(
-  octokit: GitHubOctokit,
-  repository: Repository,
-  action: string,
-  path: string,
-  ref: string,
-) {
+async function getContent(octokit: GitHubOctokit, repository: Repository, path: string, ref: string) {
   try {
     const { data } = await octokit.rest.repos.getContent({ ...repository, path, ref });
     return data;
   } catch (error) {
-    const mapped = mapGitHubError(error, action);
-    if (mapped instanceof GitHubNotFoundError) return null;
-    throw mapped;
+    if (error instanceof GitHubNotFoundError) return null;
+    throw error;
   }
 }
 

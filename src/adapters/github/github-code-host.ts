@@ -15,10 +15,10 @@ import { checkRunRequests, type GitHubCheckOutput } from './check-run-payload.js
 import { listFailedJobs } from './failed-jobs.js';
 import { readFileContent } from './file-content.js';
 import { streamJobLog } from './job-log.js';
-import { mapGitHubError } from './map-github-error.js';
 import type { GitHubOctokit } from './octokit.js';
 import { toPermission } from './permission.js';
 import { readRepoConfigFile } from './repo-config-file.js';
+import { useTypedErrors } from './typed-errors-octokit.js';
 
 export interface GitHubCodeHostOptions {
   owner: string;
@@ -32,8 +32,9 @@ export interface GitHubCodeHostOptions {
 const PAGE_SIZE = 100;
 
 /**
- * CodeHost over Octokit for one repository. Every call goes through `call`,
- * so the job runner only ever sees our typed errors.
+ * CodeHost over Octokit for one repository. The constructor hooks the Octokit
+ * (useTypedErrors) so every request it sends fails with our typed errors: the
+ * job runner and the Action only ever see those.
  */
 export class GitHubCodeHost implements CodeHost {
   private readonly owner: string;
@@ -45,6 +46,7 @@ export class GitHubCodeHost implements CodeHost {
     private readonly octokit: GitHubOctokit,
     options: GitHubCodeHostOptions,
   ) {
+    useTypedErrors(octokit);
     this.owner = options.owner;
     this.repo = options.repo;
     this.now = options.now ?? (() => new Date());
@@ -60,17 +62,16 @@ export class GitHubCodeHost implements CodeHost {
   }
 
   async upsertComment(issueNumber: number, marker: string, body: string): Promise<PostedComment> {
-    const where = `on #${issueNumber} of ${this.fullName}`;
     // Found by marker alone: the App's login follows its slug (renamed or
     // self-hosted Apps differ), and a login cannot tell our status comment
     // from our attempt comments anyway.
-    const existing = await this.call(`listing the comments ${where}`, () =>
-      this.findComment(issueNumber, marker),
-    );
+    const existing = await this.findComment(issueNumber, marker);
     if (existing === undefined) return this.createComment(issueNumber, body);
-    const { data } = await this.call(`updating comment ${existing} ${where}`, () =>
-      this.octokit.rest.issues.updateComment({ ...this.repository, comment_id: existing, body }),
-    );
+    const { data } = await this.octokit.rest.issues.updateComment({
+      ...this.repository,
+      comment_id: existing,
+      body,
+    });
     return { id: data.id, url: data.html_url };
   }
 
@@ -88,31 +89,29 @@ export class GitHubCodeHost implements CodeHost {
   }
 
   async createComment(issueNumber: number, body: string): Promise<PostedComment> {
-    const { data } = await this.call(`commenting on #${issueNumber} of ${this.fullName}`, () =>
-      this.octokit.rest.issues.createComment({ ...this.repository, issue_number: issueNumber, body }),
-    );
+    const { data } = await this.octokit.rest.issues.createComment({
+      ...this.repository,
+      issue_number: issueNumber,
+      body,
+    });
     return { id: data.id, url: data.html_url };
   }
 
   /** `commentId` is an issue (or pull request conversation) comment, as webhooks for mentions carry. */
   async react(target: { issueNumber: number } | { commentId: number }, reaction: Reaction): Promise<void> {
     if ('issueNumber' in target) {
-      await this.call(`reacting to #${target.issueNumber} of ${this.fullName}`, () =>
-        this.octokit.rest.reactions.createForIssue({
-          ...this.repository,
-          issue_number: target.issueNumber,
-          content: reaction,
-        }),
-      );
+      await this.octokit.rest.reactions.createForIssue({
+        ...this.repository,
+        issue_number: target.issueNumber,
+        content: reaction,
+      });
       return;
     }
-    await this.call(`reacting to comment ${target.commentId} of ${this.fullName}`, () =>
-      this.octokit.rest.reactions.createForIssueComment({
-        ...this.repository,
-        comment_id: target.commentId,
-        content: reaction,
-      }),
-    );
+    await this.octokit.rest.reactions.createForIssueComment({
+      ...this.repository,
+      comment_id: target.commentId,
+      content: reaction,
+    });
   }
 
   async permissionOf(login: string): Promise<Permission> {
@@ -123,24 +122,19 @@ export class GitHubCodeHost implements CodeHost {
       });
       return toPermission(data.role_name, data.permission);
     } catch (error) {
-      const mapped = mapGitHubError(error, `reading ${login}'s permission on ${this.fullName}`);
       // 404: not a collaborator (or no such user); either way, no permission.
-      if (mapped instanceof GitHubNotFoundError) return 'none';
-      throw mapped;
+      if (error instanceof GitHubNotFoundError) return 'none';
+      throw error;
     }
   }
 
   async branchHead(branch: string): Promise<string> {
-    const { data } = await this.call(`reading branch ${branch} of ${this.fullName}`, () =>
-      this.octokit.rest.repos.getBranch({ ...this.repository, branch }),
-    );
+    const { data } = await this.octokit.rest.repos.getBranch({ ...this.repository, branch });
     return data.commit.sha;
   }
 
   async pullRequest(number: number): Promise<PullRequestDetails> {
-    const { data } = await this.call(`reading pull request #${number} of ${this.fullName}`, () =>
-      this.octokit.rest.pulls.get({ ...this.repository, pull_number: number }),
-    );
+    const { data } = await this.octokit.rest.pulls.get({ ...this.repository, pull_number: number });
     const headRepository = data.head.repo?.full_name;
     if (headRepository === undefined) {
       throw new GitHubNotFoundError(
@@ -163,14 +157,12 @@ export class GitHubCodeHost implements CodeHost {
     pullNumber: number,
     reviewId: number,
   ): Promise<{ path: string; line: number | null; body: string }[]> {
-    const comments = await this.call(`listing the comments of review ${reviewId} on #${pullNumber}`, () =>
-      this.octokit.paginate(this.octokit.rest.pulls.listCommentsForReview, {
-        ...this.repository,
-        pull_number: pullNumber,
-        review_id: reviewId,
-        per_page: PAGE_SIZE,
-      }),
-    );
+    const comments = await this.octokit.paginate(this.octokit.rest.pulls.listCommentsForReview, {
+      ...this.repository,
+      pull_number: pullNumber,
+      review_id: reviewId,
+      per_page: PAGE_SIZE,
+    });
     // `line` is null once the commented line is outdated; `original_line` still says where it was.
     return comments.map((comment) => ({
       path: comment.path,
@@ -181,9 +173,7 @@ export class GitHubCodeHost implements CodeHost {
 
   async addLabels(issueNumber: number, labels: string[]): Promise<void> {
     if (labels.length === 0) return;
-    await this.call(`labelling #${issueNumber} of ${this.fullName}`, () =>
-      this.octokit.rest.issues.addLabels({ ...this.repository, issue_number: issueNumber, labels }),
-    );
+    await this.octokit.rest.issues.addLabels({ ...this.repository, issue_number: issueNumber, labels });
   }
 
   repoConfigFile(): Promise<unknown> {
@@ -191,11 +181,11 @@ export class GitHubCodeHost implements CodeHost {
   }
 
   async findPullRequest(head: string): Promise<PullRequestRef | null> {
-    const { data } = await this.call(
-      `looking for an open pull request from ${head} in ${this.fullName}`,
-      () =>
-        this.octokit.rest.pulls.list({ ...this.repository, state: 'open', head: `${this.owner}:${head}` }),
-    );
+    const { data } = await this.octokit.rest.pulls.list({
+      ...this.repository,
+      state: 'open',
+      head: `${this.owner}:${head}`,
+    });
     const found = data[0];
     if (found === undefined) return null;
     return { number: found.number, url: found.html_url, head: found.head.ref, draft: found.draft ?? false };
@@ -208,78 +198,56 @@ export class GitHubCodeHost implements CodeHost {
     base: string;
     draft: boolean;
   }): Promise<PullRequestRef> {
-    const { data } = await this.call(`opening a pull request from ${request.head} in ${this.fullName}`, () =>
-      this.octokit.rest.pulls.create({ ...this.repository, ...request }),
-    );
+    const { data } = await this.octokit.rest.pulls.create({ ...this.repository, ...request });
     return { number: data.number, url: data.html_url, head: data.head.ref, draft: data.draft ?? false };
   }
 
   async updatePullRequest(number: number, update: { body?: string; title?: string }): Promise<void> {
-    await this.call(`updating pull request #${number} of ${this.fullName}`, () =>
-      this.octokit.rest.pulls.update({
-        ...this.repository,
-        pull_number: number,
-        ...(update.title === undefined ? {} : { title: update.title }),
-        ...(update.body === undefined ? {} : { body: update.body }),
-      }),
-    );
+    await this.octokit.rest.pulls.update({
+      ...this.repository,
+      pull_number: number,
+      ...(update.title === undefined ? {} : { title: update.title }),
+      ...(update.body === undefined ? {} : { body: update.body }),
+    });
   }
 
   async createCheckRun(
     request: { name: string; headSha: string } & CheckRunUpdate,
   ): Promise<{ id: number; url: string }> {
     const { first, followUps } = checkRunRequests(request, this.now);
-    const { data } = await this.call(`creating check run "${request.name}" on ${this.fullName}`, () =>
-      this.octokit.rest.checks.create({
-        ...this.repository,
-        name: request.name,
-        head_sha: request.headSha,
-        ...first,
-      }),
-    );
+    const { data } = await this.octokit.rest.checks.create({
+      ...this.repository,
+      name: request.name,
+      head_sha: request.headSha,
+      ...first,
+    });
     await this.addAnnotations(data.id, followUps);
     return { id: data.id, url: data.html_url ?? data.url };
   }
 
   async updateCheckRun(id: number, update: CheckRunUpdate): Promise<void> {
     const { first, followUps } = checkRunRequests(update, this.now);
-    await this.call(`updating check run ${id} on ${this.fullName}`, () =>
-      this.octokit.rest.checks.update({ ...this.repository, check_run_id: id, ...first }),
-    );
+    await this.octokit.rest.checks.update({ ...this.repository, check_run_id: id, ...first });
     await this.addAnnotations(id, followUps);
   }
 
   /** GitHub appends annotations on each update, so the rest go in batches after the first request. */
   private async addAnnotations(id: number, outputs: GitHubCheckOutput[]): Promise<void> {
-    for (const [index, output] of outputs.entries()) {
-      await this.call(`adding annotations (batch ${index + 2}) to check run ${id} on ${this.fullName}`, () =>
-        this.octokit.rest.checks.update({ ...this.repository, check_run_id: id, output }),
-      );
+    for (const output of outputs) {
+      await this.octokit.rest.checks.update({ ...this.repository, check_run_id: id, output });
     }
   }
 
   failedJobs(runId: number): Promise<WorkflowJob[]> {
-    return this.call(`listing the jobs of workflow run ${runId} in ${this.fullName}`, () =>
-      listFailedJobs(this.octokit, this.repository, runId, PAGE_SIZE),
-    );
+    return listFailedJobs(this.octokit, this.repository, runId, PAGE_SIZE);
   }
 
   jobLog(jobId: number): Promise<Readable> {
-    return this.call(`downloading the log of job ${jobId} in ${this.fullName}`, () =>
-      streamJobLog(this.octokit, { ...this.repository, jobId, fetch: this.fetch }),
-    );
+    return streamJobLog(this.octokit, { ...this.repository, jobId, fetch: this.fetch });
   }
 
   /** Null for a path that is missing, or that is a directory, submodule or dangling symlink. */
   fileContent(path: string, ref: string): Promise<string | null> {
     return readFileContent(this.octokit, this.repository, path, ref);
-  }
-
-  private async call<T>(action: string, operation: () => Promise<T>): Promise<T> {
-    try {
-      return await operation();
-    } catch (error) {
-      throw mapGitHubError(error, action);
-    }
   }
 }

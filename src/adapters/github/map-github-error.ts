@@ -16,7 +16,7 @@ const SERVER_TEXT_LIMIT = 300;
 /** GitHub's words may echo a credential of any shape after `token` or `bearer`; no secret of ours is known here. */
 const SERVER_WORDS = new Redactor([], { wordAfterToken: true });
 
-export function isHttpFailure(error: unknown): error is HttpFailure {
+function isHttpFailure(error: unknown): error is HttpFailure {
   return error instanceof Error && 'status' in error && typeof error.status === 'number';
 }
 

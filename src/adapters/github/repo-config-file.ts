@@ -1,5 +1,4 @@
-import { ConfigError } from '../../errors/index.js';
-import { isHttpFailure, mapGitHubError } from './map-github-error.js';
+import { ConfigError, GitHubApiError } from '../../errors/index.js';
 import type { GitHubOctokit } from './octokit.js';
 
 const CONFIG_PATH = '.github/selfdebug.yml';
@@ -20,7 +19,8 @@ export async function readRepoConfigFile(
     if (result.files.every((file) => file.config === null)) return null;
     return result.config;
   } catch (error) {
-    if (isHttpFailure(error)) throw mapGitHubError(error, `reading ${CONFIG_PATH} of ${owner}/${repo}`);
+    // GitHub's refusals come already mapped, by the Octokit's hook (useTypedErrors).
+    if (error instanceof GitHubApiError) throw error;
     // Everything else the plugin throws is about a file's content: invalid
     // YAML, a scalar instead of a mapping, a bad or circular `_extends`.
     throw new ConfigError(`${CONFIG_PATH} of ${owner}/${repo}`, describe(error), { cause: error });

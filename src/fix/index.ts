@@ -1,0 +1,3 @@
+export * from './fix-plan.js';
+export * from './run-fix-plan.js';
+export * from './run-settings.js';

@@ -1,0 +1,49 @@
+import { JobRefusedError } from '../errors/index.js';
+import { BRANCH_PREFIX } from '../workspace/selfdebug-branches.js';
+import type { TriggerModule } from './trigger-module.js';
+import { describeFailedRun } from './workflow-run.js';
+
+/** The GitHub Action, started in (or after) a workflow run that failed. */
+export interface ActionRunTrigger {
+  kind: 'action-run';
+  runId: number;
+  runAttempt: number;
+  workflowName: string;
+  /** The branch the failure is on: the pull request's head for a pull_request run. */
+  branch: string;
+}
+
+export const actionRun: TriggerModule<ActionRunTrigger> = {
+  kind: 'action-run',
+  issueNumber: () => null,
+  serialKey: (trigger) => `branch:${trigger.branch}`,
+  branch: (trigger) => trigger.branch,
+  loopMode: () => 'fix',
+  // A branch named after the run, so a re-run of the same attempt finds its own.
+  target: async ({ trigger, headSha }, host) => ({
+    headSha: headSha ?? (await host.branchHead(trigger.branch)),
+    ref: trigger.branch,
+    workBranch: `${BRANCH_PREFIX}run-${trigger.runId}-${trigger.runAttempt}`,
+    ownBranch: false,
+    baseBranch: trigger.branch,
+    existingPull: null,
+  }),
+  // The Action found the command (its input, the configuration's, or the failed step's) before it asks.
+  async task({ trigger }, _host, { command, setupCommands }) {
+    if (command === undefined) {
+      throw new JobRefusedError(`No command to debug for the failed run of ${trigger.workflowName}.`);
+    }
+    return {
+      task: {
+        description: `The command \`${command}\` fails in ${trigger.workflowName}.`,
+        command,
+        setupCommands,
+      },
+      scripts: [],
+    };
+  },
+  // Every fix the Action makes answers a failed run: an automatic round on its branch.
+  automatic: true,
+  describe: (trigger, _requestedBy, md) => describeFailedRun(trigger, md),
+  issueToClose: () => null,
+};

@@ -1,0 +1,107 @@
+import {
+  excerptLog,
+  formatExcerpt,
+  localActionPaths,
+  recoverFailingStep,
+  reproduce,
+} from '../ci-logs/index.js';
+import type { CodeHost } from '../code-host/code-host.js';
+import { type DerivedEnvironment, deriveEnvironment } from '../environment/derive-environment.js';
+import type { ToolchainImageMap } from '../environment/toolchain-images.js';
+import { JobRefusedError } from '../errors/index.js';
+import type { PreparedTask, TaskSettings, TriggerRequest } from './trigger-module.js';
+
+const LOG_EXCERPT_CHARS = 12_000;
+
+/** What the task reads of a failed run's trigger. */
+interface FailedRunTrigger {
+  runId: number;
+  workflowName: string;
+  workflowPath: string;
+  branch: string;
+}
+
+/** A failed run: the failing step's script (unless a command is given) and a log excerpt. */
+export async function workflowRunTask(
+  request: TriggerRequest<FailedRunTrigger>,
+  host: CodeHost,
+  settings: TaskSettings,
+): Promise<PreparedTask> {
+  const { trigger } = request;
+  const { setupCommands } = settings;
+  const [job] = await host.failedJobs(trigger.runId);
+  const step = job?.steps.find((candidate) => candidate.conclusion === 'failure');
+  // Streamed: a job log can be hundreds of megabytes; the excerpt reads it once in bounded memory.
+  const excerpt = job
+    ? await excerptLog(await host.jobLog(job.id), { maxCharacters: LOG_EXCERPT_CHARS })
+    : null;
+  let command = settings.command;
+  let why: string | null = null;
+  let derived: DerivedEnvironment | null = null;
+  if (job && step) {
+    const query = {
+      job: job.name,
+      step: step.name,
+      stepNumber: step.number,
+      logStep: excerpt?.failingStep ?? null,
+    };
+    const ref = request.headSha ?? trigger.branch;
+    const found = await fromWorkflow(
+      host,
+      { path: trigger.workflowPath, ref, images: settings.toolchainImages },
+      query,
+    );
+    derived = found.derived;
+    if (!command) {
+      const reproduction = found.recovered ? reproduce(found.recovered) : null;
+      command = reproduction?.command ?? undefined;
+      why = reproduction?.note ?? null;
+    }
+  }
+  if (!command) {
+    throw new JobRefusedError(
+      `I could not find a script for the failing step${step ? ` "${step.name}"` : ''} of "${trigger.workflowName}". ` +
+        `${why ?? 'It may be an action rather than a `run:` step.'} Set \`command\` in \`.github/selfdebug.yml\`.`,
+    );
+  }
+  const description = runDescription(trigger, job?.name, step?.name, excerpt);
+  return { task: { description, command, setupCommands }, scripts: [], derived };
+}
+
+/** What failed where, and the log excerpt when there is one. */
+function runDescription(
+  trigger: FailedRunTrigger,
+  job: string | undefined,
+  step: string | undefined,
+  excerpt: Awaited<ReturnType<typeof excerptLog>> | null,
+): string {
+  return [
+    `The workflow "${trigger.workflowName}" failed on branch ${trigger.branch}` +
+      `${job !== undefined ? ` in job "${job}"` : ''}${step !== undefined ? ` at step "${step}"` : ''}.`,
+    excerpt && excerpt.lines.length > 0 ? `Log excerpt:\n${formatExcerpt(excerpt)}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+}
+
+/** The failing step and the job's environment, read from the workflow file and its local actions at `ref`. */
+async function fromWorkflow(
+  host: CodeHost,
+  file: { path: string; ref: string; images: ToolchainImageMap | undefined },
+  query: Parameters<typeof recoverFailingStep>[1],
+) {
+  const { ref } = file;
+  const workflow = await host.fileContent(file.path, ref);
+  if (!workflow) return { recovered: null, derived: null };
+  const actions: Record<string, string> = {};
+  for (const path of localActionPaths(workflow, query.job)) {
+    const action =
+      (await host.fileContent(`${path}/action.yml`, ref)) ??
+      (await host.fileContent(`${path}/action.yaml`, ref));
+    if (action) actions[path] = action;
+  }
+  return {
+    recovered: recoverFailingStep({ workflow, actions }, query),
+    derived: deriveEnvironment({ workflow, actions }, query, { images: file.images ?? {} }),
+  };
+}
