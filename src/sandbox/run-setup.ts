@@ -15,7 +15,7 @@ export interface SetupOptions {
   signal?: AbortSignal;
   /** A line per step and, while it runs, its output in throttled batches (see SetupOutputFeed). */
   onProgress?: (line: string) => void;
-  /** What the egress proxy saw so far, copied into the report when setup ends. */
+  /** What the egress proxy saw so far, read into the report when setup ends. */
   egress?: () => PreparationReport['egress'];
   /** The proxy's refusals: a step refused the same host `limit` times is stopped at once. */
   refusals?: RefusalSource;
@@ -25,33 +25,38 @@ export interface SetupOptions {
   output?: Omit<SetupOutputOptions, 'redact'>;
 }
 
+/** What running setup adds to the preparation report: each step's result, and the hosts it reached. */
+export type SetupPart = Pick<PreparationReport, 'setup' | 'egress'>;
+
 /**
- * Runs setup commands in order, recording each result in the report; the
- * first that fails stops setup with an EnvironmentSetupError carrying the
- * report and the step's last lines, since nothing after it can be trusted
- * to work.
+ * Runs setup commands in order and returns their results; the first that
+ * fails stops setup with an EnvironmentSetupError carrying the report so far
+ * (`before` with what setup did) and the step's last lines, since nothing
+ * after it can be trusted to work.
  */
 export async function runSetup(
   runner: Runner,
   commands: readonly SetupCommand[],
-  report: PreparationReport,
+  before: PreparationReport,
   options: SetupOptions = {},
-): Promise<void> {
+): Promise<SetupPart> {
   const redact = options.redact ?? ((text: string) => text);
+  const setup: PreparationReport['setup'] = [];
+  const egress = () => options.egress?.() ?? before.egress;
   for (const step of commands) {
     options.onProgress?.(`setup: ${step.name ?? step.command}`);
     const { result, refused } = await runStep(runner, step, options);
-    report.setup.push({ command: step, result });
+    setup.push({ command: step, result });
     options.onProgress?.(
       `setup: ${result.exitCode === 0 ? 'done' : refused ? `stopped: ${refused.target} refused ${refused.count} times` : (result.reason ?? `exit code ${result.exitCode}`)}`,
     );
     if (result.exitCode !== 0) {
-      if (options.egress) report.egress = options.egress();
+      const report = { ...before, setup: [...before.setup, ...setup], egress: egress() };
       const lines = lastLines(redact(result.output));
       throw new EnvironmentSetupError(step, result, report, { lastLines: lines, refused });
     }
   }
-  if (options.egress) report.egress = options.egress();
+  return { setup: [...before.setup, ...setup], egress: egress() };
 }
 
 /** One step, its output streamed while it runs, stopped early when the proxy keeps refusing one host. */

@@ -74,6 +74,36 @@ describe('runSetup', () => {
   const sandboxWith = useLocalSandboxes();
   const report = (): PreparationReport => ({ ...NO_PREPARATION, setup: [], egress: [], notes: [] });
 
+  it('returns each step’s result and the hosts reached, leaving the report it was given as it was', async () => {
+    const sandbox = await sandboxWith({});
+    const before = { ...report(), image: 'base:1', notes: ['from the workflow'] };
+    const egress = [{ target: 'registry.test:443', allowed: true, reason: null, bytes: 10, requests: 1 }];
+    const part = await runSetup(sandbox, [{ command: 'echo one' }, { command: 'echo two' }], before, {
+      egress: () => egress,
+    });
+
+    expect(part.setup.map((run) => [run.command.command, run.result.exitCode, run.result.stdout])).toEqual([
+      ['echo one', 0, 'one\n'],
+      ['echo two', 0, 'two\n'],
+    ]);
+    expect(part.egress).toEqual(egress);
+    expect(before).toEqual({ ...report(), image: 'base:1', notes: ['from the workflow'] });
+  });
+
+  it('carries the report so far in the error of a failed step', async () => {
+    const sandbox = await sandboxWith({});
+    const before = { ...report(), image: 'base:1' };
+    const error = await runSetup(sandbox, [{ command: 'true' }, { command: 'exit 5' }], before).catch(
+      (caught: unknown) => caught,
+    );
+
+    expect(error).toBeInstanceOf(EnvironmentSetupError);
+    const { report: carried } = error as EnvironmentSetupError;
+    expect(carried.image).toBe('base:1');
+    expect(carried.setup.map((run) => run.result.exitCode)).toEqual([0, 5]);
+    expect(before.setup).toEqual([]);
+  });
+
   it('streams a step’s output while it runs and puts its last lines in the error', async () => {
     const sandbox = await sandboxWith({});
     const progress: string[] = [];

@@ -126,7 +126,8 @@ export class DockerSandboxProvider implements SandboxProvider {
       await container.start();
       if (prepared.report.cacheKey) await sandbox.restorePrepared();
       const copied = await sandbox.copyIn(await request.workspace);
-      prepared.report.notes.push(...credentialNotes(copied.removed));
+      const notes = [...prepared.report.notes, ...credentialNotes(copied.removed)];
+      sandbox.preparation = { ...prepared.report, notes };
       request.signal?.throwIfAborted();
       return sandbox;
     } catch (error) {

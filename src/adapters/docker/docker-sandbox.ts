@@ -67,7 +67,8 @@ function checkedPath(path: string): string {
 export class DockerSandbox implements Sandbox {
   readonly kind = 'docker' as const;
   readonly workdir: string;
-  readonly preparation: PreparationReport | null;
+  /** What preparing the environment did; the provider adds what copying the workspace in removed. */
+  preparation: PreparationReport | null;
   private disposing: Promise<void> | undefined;
   private readonly execUser: string;
   /** Calls into the engine for this container, with its errors mapped. */

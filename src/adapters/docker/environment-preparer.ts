@@ -1,28 +1,29 @@
-import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, posix } from 'node:path';
+import { join } from 'node:path';
 import type Docker from 'dockerode';
 import type { SandboxConfig } from '../../config/sandbox-config.js';
 import { NO_SETUP_EXTRAS, type SetupExtras } from '../../config/setup-extras.js';
 import { environmentKey } from '../../environment/environment-key.js';
 import { checkImageAllowed } from '../../environment/image-policy.js';
-import { SandboxError, ServicesNeedSharedLoopbackError, WorkspaceFullError } from '../../errors/index.js';
+import { ServicesNeedSharedLoopbackError } from '../../errors/index.js';
 import { Redactor } from '../../report/index.js';
 import type { CacheScope, EnvironmentRequest, PreparationReport } from '../../sandbox/environment.js';
 import { type EgressRefusal, refusalSource } from '../../sandbox/refusal-watch.js';
-import { runSetup } from '../../sandbox/run-setup.js';
+import { runSetup, type SetupPart } from '../../sandbox/run-setup.js';
 import type { Logger } from '../../util/logger.js';
 import { EgressProxy } from '../proxy/egress-proxy.js';
 import { caMounts } from './ca-trust.js';
 import { containerName, lockedDownHost, ownsItsLoopback, setupRuntimeOf } from './container-spec.js';
 import { DockerSandbox } from './docker-sandbox.js';
-import { type EnvironmentCache, PREPARED_WORKSPACE } from './environment-cache.js';
+import type { EnvironmentCache } from './environment-cache.js';
 import type { ImageStore } from './image-store.js';
 import { installKeeper } from './keeper.js';
 import { containerLabels } from './labels.js';
 import { operatorEgress, setupCommandEnvironment, trustOperatorCertificates } from './operator-setup.js';
 import { refusePrepared, unscoped } from './prepared-image.js';
 import { PROXY_PORT, type Sidecars } from './sidecars.js';
+import { stowPrepared } from './stow-prepared.js';
 
 const NOTHING: EnvironmentRequest = { setup: [], services: [], allowedHosts: [], lockfiles: {} };
 const SOCKET_NAME = 'proxy.sock';
@@ -61,11 +62,40 @@ export class EnvironmentPreparer {
     sidecars: Sidecars,
   ): Promise<{ image: string; report: PreparationReport }> {
     const environment = (await input.environment) ?? NOTHING;
+    const pulled = await this.pullBase(environment, input);
+    // The holder and the forwarder run from the project's image, which the job's may not be.
+    if (environment.services.length > 0 || environment.setup.length > 0)
+      await this.images.ensure(sidecars.image, input.onProgress, input.signal);
+    const services = await this.startServices(environment.services, input, sidecars);
+    const started: PreparationReport = { ...pulled, services };
+    if (environment.setup.length === 0) return { image: started.image, report: started };
+
+    const key = environmentKey({
+      baseImageId: started.imageId,
+      setup: environment.setup,
+      lockfiles: environment.lockfiles,
+    });
+    const keyed: PreparationReport = { ...started, cacheKey: key };
+    const cached = await this.cache.lookup(environment.cacheScope, key);
+    if (cached) {
+      input.onProgress(
+        `environment reused: key ${key.slice(0, 12)} of ${cached.ref}, built ${cached.builtAt}`,
+      );
+      const reused = { key, builtAt: cached.builtAt, entry: cached.entry, ref: cached.ref };
+      return { image: cached.image, report: { ...keyed, reused } };
+    }
+    const scope = environment.cacheScope ?? unscoped();
+    const built = await this.build({ scope, key }, environment, input, sidecars, keyed);
+    return { image: built.image, report: { ...keyed, ...built.setup } };
+  }
+
+  /** The base image, pulled if missing: where the report starts. */
+  private async pullBase(environment: EnvironmentRequest, input: PrepareInput): Promise<PreparationReport> {
     const base = environment.image ?? this.config.image;
     checkImageAllowed(base, this.config.allowedImages);
     const ensured = await this.images.ensure(base, input.onProgress, input.signal);
     await refusePrepared(this.docker, base);
-    const report: PreparationReport = {
+    return {
       image: base,
       imageId: ensured.id,
       pulled: ensured.pulled,
@@ -77,61 +107,40 @@ export class EnvironmentPreparer {
       notes: [...(environment.notes ?? []), ...(ensured.pulled ? [`pulled ${base}`] : [])],
       ...(environment.names ? { names: environment.names } : {}),
     };
-    // The holder and the forwarder run from the project's image, which the job's may not be.
-    if (environment.services.length > 0 || environment.setup.length > 0)
-      await this.images.ensure(sidecars.image, input.onProgress, input.signal);
-    await this.startServices(environment.services, input, sidecars, report);
-    if (environment.setup.length === 0) return { image: base, report };
-
-    const key = environmentKey({
-      baseImageId: ensured.id,
-      setup: environment.setup,
-      lockfiles: environment.lockfiles,
-    });
-    report.cacheKey = key;
-    const cached = await this.cache.lookup(environment.cacheScope, key);
-    if (cached) {
-      report.reused = { key, builtAt: cached.builtAt, entry: cached.entry, ref: cached.ref };
-      input.onProgress(
-        `environment reused: key ${key.slice(0, 12)} of ${cached.ref}, built ${cached.builtAt}`,
-      );
-      return { image: cached.image, report };
-    }
-    const scope = environment.cacheScope ?? unscoped();
-    const image = await this.build(base, { scope, key }, environment, input, sidecars, report);
-    return { image, report };
   }
 
+  /** Starts each service beside the sandbox; the names of those started. */
   private async startServices(
     services: EnvironmentRequest['services'],
     input: PrepareInput,
     sidecars: Sidecars,
-    report: PreparationReport,
-  ): Promise<void> {
+  ): Promise<string[]> {
     if (services.length > 0 && ownsItsLoopback(this.config))
       throw new ServicesNeedSharedLoopbackError(
         this.config.runtime ?? '',
         services.map((service) => service.name),
       );
+    const started: string[] = [];
     for (const service of services) {
       checkImageAllowed(service.image, this.config.allowedImages);
       await this.images.ensure(service.image, input.onProgress, input.signal);
       await refusePrepared(this.docker, service.image);
       input.onProgress(`starting service ${service.name} (${service.image})`);
       await sidecars.startService(service);
-      report.services.push(service.name);
+      started.push(service.name);
     }
+    return started;
   }
 
   /** Runs setup behind the proxy, clears the sources out, and saves what is left as the key's image. */
   private async build(
-    base: string,
     entry: { scope: CacheScope; key: string },
     environment: EnvironmentRequest,
     input: PrepareInput,
     sidecars: Sidecars,
-    report: PreparationReport,
-  ): Promise<string> {
+    before: PreparationReport,
+  ): Promise<{ image: string; setup: SetupPart }> {
+    const base = before.image;
     const refusals = refusalSource(this.config.setupRefusalLimit);
     const { proxy, socketDir } = await this.startEgressProxy(environment.allowedHosts, refusals.emit);
     let container: Docker.Container | null = null;
@@ -142,7 +151,7 @@ export class EnvironmentPreparer {
       const workspace = await input.workspace;
       await setup.copyIn(workspace);
       await trustOperatorCertificates(setup, this.extras);
-      await runSetup(setup, environment.setup, report, {
+      const ran = await runSetup(setup, environment.setup, before, {
         env: setupCommandEnvironment(this.extras, `http://127.0.0.1:${PROXY_PORT}`),
         timeoutSeconds: this.config.setupTimeoutSeconds,
         ...(input.signal ? { signal: input.signal } : {}),
@@ -158,7 +167,7 @@ export class EnvironmentPreparer {
       await installKeeper(this.docker, container, base);
       const image = await this.saveEnvironment(container, entry.scope, entry.key);
       input.onProgress(`environment prepared: key ${entry.key.slice(0, 12)} for ${entry.scope.ref}`);
-      return image;
+      return { image, setup: ran };
     } finally {
       await sidecars.stopForwarder();
       await container?.remove({ force: true, v: true }).catch(() => {});
@@ -246,58 +255,4 @@ export function egressTargets(proxy: EgressProxy): PreparationReport['egress'] {
         ? [{ target: tally.target, allowed: false, reason: tally.reason, bytes: 0, requests: tally.refused }]
         : []),
     ]);
-}
-
-/**
- * The prepared image keeps what setup produced (node_modules, .venv, build
- * caches) but not the sources: every job copies its own commit in fresh, so
- * a file deleted since never lingers. What is left goes to the sandbox user
- * and moves to PREPARED_WORKSPACE, since the loop's workspace is a new tmpfs
- * over the image's; it must fit that workspace, or no job could start from it.
- */
-async function stowPrepared(setup: DockerSandbox, workspace: string, config: SandboxConfig): Promise<void> {
-  const { files, folders } = await listTree(workspace);
-  const quote = (path: string) => `'${path.replaceAll("'", "'\\''")}'`;
-  const script = [
-    ...chunk(files.map(quote), 200).map((part) => `rm -f -- ${part.join(' ')}`),
-    // Deepest first, and only the sources' own folders: setup may have made empty ones on purpose.
-    ...chunk(folders.reverse().map(quote), 200).map(
-      (part) => `rmdir --ignore-fail-on-non-empty -- ${part.join(' ')} 2>/dev/null || true`,
-    ),
-    `chown -R ${config.user} .`,
-    `mkdir -p ${PREPARED_WORKSPACE}`,
-    `find . -mindepth 1 -maxdepth 1 -exec mv -t ${PREPARED_WORKSPACE} -- {} +`,
-    `du -sm ${PREPARED_WORKSPACE} | cut -f1`,
-  ].join('\n');
-  const result = await setup.exec(script, { timeoutSeconds: 600 });
-  if (result.exitCode !== 0)
-    throw new SandboxError(
-      `Could not clear the sources from the prepared environment: ${result.output.slice(0, 500)}`,
-    );
-  const megabytes = Number(result.stdout.trim().split('\n').at(-1));
-  if (megabytes > config.workspaceMb)
-    throw new WorkspaceFullError(`What setup installed (${megabytes} MB)`, config.workspaceMb);
-}
-
-async function listTree(root: string, prefix = ''): Promise<{ files: string[]; folders: string[] }> {
-  const entries = await readdir(join(root, prefix), { withFileTypes: true });
-  const tree = { files: [] as string[], folders: [] as string[] };
-  for (const entry of entries) {
-    const path = prefix ? posix.join(prefix, entry.name) : entry.name;
-    if (!entry.isDirectory()) {
-      tree.files.push(path);
-      continue;
-    }
-    tree.folders.push(path);
-    const inner = await listTree(root, path);
-    tree.files.push(...inner.files);
-    tree.folders.push(...inner.folders);
-  }
-  return tree;
-}
-
-function chunk<T>(items: T[], size: number): T[][] {
-  const parts: T[][] = [];
-  for (let index = 0; index < items.length; index += size) parts.push(items.slice(index, index + size));
-  return parts;
 }

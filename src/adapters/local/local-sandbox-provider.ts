@@ -91,10 +91,9 @@ export class LocalSandboxProvider implements SandboxProvider {
   ): Promise<PreparationReport | null> {
     const environment = await request.environment;
     if (!environment) return null;
-    const report: PreparationReport = {
+    const before: PreparationReport = {
       ...NO_PREPARATION,
       image: 'the local machine',
-      setup: [],
       notes: [
         ...(environment.notes ?? []),
         ...(environment.image ? [`the local sandbox ignores the image ${environment.image}`] : []),
@@ -103,12 +102,12 @@ export class LocalSandboxProvider implements SandboxProvider {
       ],
       ...(environment.names ? { names: environment.names } : {}),
     };
-    await runSetup(sandbox, environment.setup, report, {
+    const ran = await runSetup(sandbox, environment.setup, before, {
       timeoutSeconds: this.config.setupTimeoutSeconds,
       ...(request.signal ? { signal: request.signal } : {}),
       ...(request.onProgress ? { onProgress: request.onProgress } : {}),
       redact: (text) => Redactor.none.redact(text),
     });
-    return report;
+    return { ...before, ...ran };
   }
 }
