@@ -101,12 +101,16 @@ function between(document: string, name: string, content: string): string {
 }
 
 function main(): void {
+  const graph = importGraph();
+  const unlisted = [...graph.keys()].filter((room) => !(room in ROOMS));
+  if (unlisted.length > 0) {
+    console.error(
+      `Rooms missing from scripts/rooms.cjs: ${unlisted.join(', ')}. Add each with what it may import.`,
+    );
+    process.exit(1);
+  }
   const committed = readFileSync(documentPath, 'utf8');
-  const drawn = between(
-    between(committed, 'picture', drawPicture(importGraph())),
-    'may-import',
-    drawTable(ROOMS),
-  );
+  const drawn = between(between(committed, 'picture', drawPicture(graph)), 'may-import', drawTable(ROOMS));
   if (!process.argv.includes('--check')) {
     writeFileSync(documentPath, drawn);
     return;
