@@ -129,6 +129,16 @@ module.exports = {
       to: { path: PROBOT },
     },
     {
+      name: 'action-points-inward',
+      severity: 'error',
+      comment:
+        'The Action reads its inputs and the run, fixes through ports and reports: it reaches GitHub only ' +
+        'through the ActionCodeHost src/compose builds, so it imports no Octokit or other SDK (types ' +
+        'included), no adapter, and nothing of the App (its handlers, src/index.ts) or the CLI.',
+      from: { path: '^src/action/' },
+      to: { path: [SDK, PROBOT, '^src/(adapters|app|cli)/', '^src/index\\.ts$'] },
+    },
+    {
       name: 'no-orphans',
       severity: 'error',
       comment: 'A module nothing imports is dead code, or an entry point to list here.',

@@ -39,7 +39,7 @@ const without = (list, ...names) => list.filter((name) => !names.includes(name))
 const ROOMS = {
   'index.ts': ['compose', 'app', 'jobs', 'jobs-page', 'queue'],
   cli: [...LOGIC, 'compose', 'doctor', 'eval', 'fix'],
-  action: [...LOGIC, 'compose', 'jobs', 'fix', 'cli'],
+  action: [...LOGIC, 'compose', 'jobs', 'fix'],
   compose: [...LOGIC, ...ADAPTERS, 'jobs', 'app', 'jobs-page', 'doctor', 'fix'],
   app: [...LOGIC, 'jobs'],
   'jobs-page': ['queue', 'report'],

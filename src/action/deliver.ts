@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CodeHost } from '../code-host/code-host.js';
-import type { GitHubOctokit } from '../compose/action-clients.js';
+import type { ActionCodeHost } from '../code-host/code-host.js';
 import type { RepoConfig } from '../config/repo-config.js';
 import { type DeliveryPlan, planDelivery, pullRequestText } from '../jobs/delivery-plan.js';
 import { type DeliveryPorts, executeDelivery } from '../jobs/execute-delivery.js';
@@ -13,12 +12,7 @@ import { copyBack } from '../workspace/copy-back.js';
 import { BRANCH_PREFIX, ROUND_TRAILER } from '../workspace/selfdebug-branches.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { FailedRun } from './event.js';
-import {
-  type HeadAndCheckedOut,
-  type PullRequestFile,
-  planSuggestionReview,
-  postSuggestionReview,
-} from './suggestion-review.js';
+import { type HeadAndCheckedOut, planSuggestionReview, postSuggestionReview } from './suggestion-review.js';
 import { suggestionsFrom } from './suggestions.js';
 
 /** Commits made with GITHUB_TOKEN are GitHub's Actions bot's; an App token's pushes show the App either way. */
@@ -28,10 +22,7 @@ const AUTHOR = {
 };
 
 export interface DeliveryContext {
-  octokit: GitHubOctokit;
-  host: CodeHost;
-  owner: string;
-  repo: string;
+  host: ActionCodeHost;
   token: string;
   /** The job's name in the executor's log lines. */
   jobId: string;
@@ -129,23 +120,13 @@ export async function deliverSuggestions(
   const plan = planSuggestionReview({
     diff: result.diff,
     pull,
-    files: await pullRequestFiles(context, pull.number),
+    files: await context.host.pullRequestFiles(pull.number),
     texts: await headAndCheckedOut(context, pull.headSha),
     summary: result.reflection?.summary ?? result.reason,
     runUrl: context.runUrl,
     redactor: context.redactor,
   });
-  return postSuggestionReview(context.octokit, context, plan);
-}
-
-async function pullRequestFiles(context: DeliveryContext, pullNumber: number): Promise<PullRequestFile[]> {
-  const { octokit } = context;
-  return octokit.paginate(octokit.rest.pulls.listFiles, {
-    owner: context.owner,
-    repo: context.repo,
-    pull_number: pullNumber,
-    per_page: 100,
-  });
+  return postSuggestionReview(context.host, plan);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { recoverFailingStep } from '../ci-logs/index.js';
-import type { GitHubOctokit } from '../compose/action-clients.js';
+import type { ActionCodeHost, RunJob } from '../code-host/code-host.js';
 import { type DerivedEnvironment, deriveEnvironment } from '../environment/derive-environment.js';
 import type { ToolchainImageMap } from '../environment/toolchain-images.js';
 
@@ -15,8 +15,6 @@ interface FailedStep {
 }
 
 export interface FailedStepQuery {
-  owner: string;
-  repo: string;
   runId: number;
   /** GITHUB_JOB of the step running the action (its job's id in the workflow), when in that job. */
   jobKey?: string;
@@ -38,20 +36,13 @@ const SET_COMMAND = 'set the `command` input to the command that fails';
  * its `run:` script, recovered the same way the App recovers it from a run.
  */
 export async function findFailedStep(
-  octokit: GitHubOctokit,
+  host: ActionCodeHost,
   query: FailedStepQuery,
 ): Promise<FailedStepResult> {
-  const repository = { owner: query.owner, repo: query.repo };
-  const run = await octokit.rest.actions.getWorkflowRun({ ...repository, run_id: query.runId });
-  const jobs = await octokit.paginate(octokit.rest.actions.listJobsForWorkflowRun, {
-    ...repository,
-    run_id: query.runId,
-    filter: 'latest',
-    per_page: 100,
-  });
-  const chosen = currentJob(jobs, query);
+  const run = await host.workflowRun(query.runId);
+  const chosen = currentJob(run.jobs, query);
   if ('problem' in chosen) return { problem: `${chosen.problem}; ${SET_COMMAND}.` };
-  const workflowPath = run.data.path;
+  const workflowPath = run.path;
   const workflow = await readFile(join(query.workspace, workflowPath), 'utf8').catch(() => null);
   if (workflow === null) {
     return {
@@ -91,10 +82,8 @@ function commandOfStep(
   };
 }
 
-type Job = Awaited<
-  ReturnType<GitHubOctokit['rest']['actions']['listJobsForWorkflowRun']>
->['data']['jobs'][number];
-type Step = NonNullable<Job['steps']>[number];
+type Job = RunJob;
+type Step = Job['steps'][number];
 
 /**
  * The job this step runs in, and its failed step. RUNNER_NAME tells it apart
@@ -109,9 +98,9 @@ function currentJob(
   jobs: readonly Job[],
   query: FailedStepQuery,
 ): { found: { job: Job; step: Step } } | { problem: string } {
-  const failedStep = (job: Job) => (job.steps ?? []).find((step) => step.conclusion === 'failure');
+  const failedStep = (job: Job) => job.steps.find((step) => step.conclusion === 'failure');
   const onRunner = jobs.filter(
-    (job) => query.runnerName !== undefined && job.runner_name === query.runnerName,
+    (job) => query.runnerName !== undefined && job.runnerName === query.runnerName,
   );
   const byRunner = onRunner.find((job) => job.status === 'in_progress') ?? onRunner[0];
   if (byRunner !== undefined) {

@@ -1,6 +1,7 @@
-import { readFolderConfig } from '../cli/fix-repo-config.js';
-import { tokenCodeHost, tokenOctokit } from '../compose/action-clients.js';
+import type { ActionCodeHost } from '../code-host/code-host.js';
+import { actionCodeHost } from '../compose/action-clients.js';
 import { loadAppConfig } from '../config/app-config.js';
+import { readFolderConfig } from '../config/folder-config.js';
 import { applyOperatorCeilings, type RepoConfig, readRepoConfig } from '../config/repo-config.js';
 import type { FailedRun } from './event.js';
 import type { ActionInputs, RunnerContext } from './inputs.js';
@@ -28,12 +29,15 @@ export async function configuredRun(
     const { config } = await readFolderConfig(runner.GITHUB_WORKSPACE, {});
     return { config, failed, inputs };
   }
-  const octokit = tokenOctokit(inputs['github-token'], runner.GITHUB_API_URL);
-  const [owner = '', repo = ''] = runner.GITHUB_REPOSITORY.split('/');
-  const read = await readRepoConfig(tokenCodeHost(octokit, { owner, repo }));
+  const host = actionCodeHost({
+    token: inputs['github-token'],
+    apiUrl: runner.GITHUB_API_URL,
+    repository: runner.GITHUB_REPOSITORY,
+  });
+  const read = await readRepoConfig(host);
   if (!read.ok) throw new Error(read.message);
   const { config } = applyOperatorCeilings(read.config, loadAppConfig({}));
-  const pullRequest = failed.pullRequest ?? (await forkPullRequest(octokit, { owner, repo }, failed));
+  const pullRequest = failed.pullRequest ?? (await forkPullRequest(host, failed));
   const deliver = inputs.deliver === 'none' || pullRequest === null ? 'none' : 'suggestions';
   log(
     `selfdebug: debugging code from the fork ${failed.fork} (allow-forks): settings from the default branch; ` +
@@ -48,18 +52,9 @@ export async function configuredRun(
  * A workflow_run event lists no pull requests for a fork's head: the open pull request from the
  * fork's branch is looked up instead, or null when there is none.
  */
-async function forkPullRequest(
-  octokit: ReturnType<typeof tokenOctokit>,
-  repository: { owner: string; repo: string },
-  failed: FailedRun,
-): Promise<FailedRun['pullRequest']> {
+async function forkPullRequest(host: ActionCodeHost, failed: FailedRun): Promise<FailedRun['pullRequest']> {
   const forkOwner = failed.fork?.split('/')[0];
   if (!forkOwner || failed.branch === '') return null;
-  const { data } = await octokit.rest.pulls.list({
-    ...repository,
-    state: 'open',
-    head: `${forkOwner}:${failed.branch}`,
-  });
-  const pull = data.find((candidate) => candidate.head.sha === failed.sha) ?? data[0];
-  return pull === undefined ? null : { number: pull.number, headSha: pull.head.sha, base: pull.base.ref };
+  const pulls = await host.openPullRequestsFrom(forkOwner, failed.branch);
+  return pulls.find((candidate) => candidate.headSha === failed.sha) ?? pulls[0] ?? null;
 }

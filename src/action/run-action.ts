@@ -1,15 +1,16 @@
 import { tmpdir } from 'node:os';
-import { type GitHubOctokit, tokenCodeHost, tokenOctokit } from '../compose/action-clients.js';
+import type { ActionCodeHost } from '../code-host/code-host.js';
+import { actionCodeHost } from '../compose/action-clients.js';
 import { loadSandboxProvider } from '../compose/command-sandbox.js';
 import { loadLanguageModel } from '../compose/language-model.js';
 import { setupSecrets } from '../compose/setup-extras.js';
 import type { Environment } from '../config/read-environment.js';
 import type { RepoConfig } from '../config/repo-config.js';
 import { planEnvironment } from '../environment/plan-environment.js';
-import { type LoopResult, runLoop } from '../loop/run-loop.js';
+import { type FixPlan, runFixPlan } from '../fix/index.js';
+import type { LoopResult } from '../loop/run-loop.js';
 import { type JobView, jobView, Redactor } from '../report/index.js';
-import type { Sandbox } from '../sandbox/sandbox.js';
-import { withSandbox } from '../sandbox/with-sandbox.js';
+import type { Sandbox, SandboxProvider } from '../sandbox/sandbox.js';
 import { isOwnBranch, ROUND_TRAILER } from '../workspace/selfdebug-branches.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { type ActionSettings, actionSettings } from './action-settings.js';
@@ -80,7 +81,7 @@ interface ActionRun {
 interface LoopDone {
   result: LoopResult;
   sandbox: Sandbox;
-  octokit: GitHubOctokit;
+  host: ActionCodeHost;
   checkout: () => Promise<Workspace>;
 }
 
@@ -132,12 +133,16 @@ async function done(run: Pick<ActionRun, 'io' | 'runner' | 'redactor'>, message:
 /** Runs the loop on the command (the input, the config's, or the failed step's) in the sandbox, then reports. */
 async function debugCommand(run: ActionRun, checkout: () => Promise<Workspace>): Promise<number> {
   const { inputs, runner, config, io } = run;
-  const octokit = tokenOctokit(inputs['github-token'], runner.GITHUB_API_URL);
+  const host = actionCodeHost({
+    token: inputs['github-token'],
+    apiUrl: runner.GITHUB_API_URL,
+    repository: runner.GITHUB_REPOSITORY,
+  });
   const settings = settle(run);
   const given = inputs.command ?? config.command;
   const { command, derived } =
-    given === undefined ? await failedStep(run, octokit, settings) : { command: given, derived: null };
-  const { provider, toolPath } = await sandboxFor(run, settings);
+    given === undefined ? await failedStep(run, host, settings) : { command: given, derived: null };
+  const sandboxes = await sandboxFor(run, settings);
   const model = await loadLanguageModel(settings.model);
   // In the failed job the workspace and the tool cache hold what it set up; a separate workflow_run
   // workflow starts from a bare checkout, so it derives the failed job's environment as the App does.
@@ -145,27 +150,23 @@ async function debugCommand(run: ActionRun, checkout: () => Promise<Workspace>):
     derive: run.failed.separate,
     allowedImages: settings.sandbox.allowedImages,
   });
-  const opening = {
+  const plan: FixPlan = {
     jobId: jobIdOf(run.failed),
+    task: { description: `The command \`${command}\` fails in ${run.failed.workflowName}.`, command },
+    limits: settings.limits,
+    prices: settings.prices,
     workspace: runner.GITHUB_WORKSPACE,
     environment: run.failed.cacheScope
       ? { ...environment.request, cacheScope: run.failed.cacheScope }
       : environment.request,
-    onProgress: (line: string) => io.log(run.redactor.redact(line)),
+    // The delivery chosen by the inputs brings back what it needs itself (a pull request's files, or none).
+    copyBack: 'never',
   };
-  return await withSandbox(provider, opening, async (opened) => {
-    const sandbox = withToolPath(opened, toolPath);
-    const result = await runLoop({
-      task: { description: `The command \`${command}\` fails in ${run.failed.workflowName}.`, command },
-      limits: settings.limits,
-      model,
-      sandbox,
-      prices: {
-        inputPerMillion: settings.model.inputPricePerMillion,
-        outputPerMillion: settings.model.outputPricePerMillion,
-      },
-    });
-    return report(run, { result, sandbox, octokit, checkout });
+  return await runFixPlan(plan, {
+    sandboxes,
+    model,
+    onProgress: (line: string) => io.log(run.redactor.redact(line)),
+    deliver: ({ loop, sandbox }) => report(run, { result: loop, sandbox, host, checkout }),
   });
 }
 
@@ -182,7 +183,10 @@ function settle(run: ActionRun): ActionSettings {
  * The sandbox the inputs chose. `runner` says its risk as an annotation (seen on the run's page, not only
  * in the raw log); `docker` mounts the tool cache read-only, and its commands find the job's tools there first.
  */
-async function sandboxFor(run: ActionRun, { sandbox: config, setupExtras }: ActionSettings) {
+async function sandboxFor(
+  run: ActionRun,
+  { sandbox: config, setupExtras }: ActionSettings,
+): Promise<SandboxProvider> {
   const toolCache = await existingToolCache(run.runner.RUNNER_TOOL_CACHE);
   const provider = await loadSandboxProvider(config, {
     setupExtras,
@@ -192,16 +196,16 @@ async function sandboxFor(run: ActionRun, { sandbox: config, setupExtras }: Acti
     readOnlyMounts: toolCache === null ? [] : [toolCache],
   });
   const toolPath = provider.kind === 'docker' ? toolCachePath(run.env.PATH, toolCache) : [];
-  return { provider, toolPath };
+  return {
+    kind: provider.kind,
+    open: async (request) => withToolPath(await provider.open(request), toolPath),
+  };
 }
 
 /** The step that failed in this run's job (its command and derived environment), found through the jobs API and the workflow file. */
-async function failedStep(run: ActionRun, octokit: GitHubOctokit, settings: ActionSettings) {
+async function failedStep(run: ActionRun, host: ActionCodeHost, settings: ActionSettings) {
   const { runner, failed } = run;
-  const [owner = '', repo = ''] = runner.GITHUB_REPOSITORY.split('/');
-  const step = await findFailedStep(octokit, {
-    owner,
-    repo,
+  const step = await findFailedStep(host, {
     runId: failed.runId,
     ...(failed.separate || runner.GITHUB_JOB === undefined ? {} : { jobKey: runner.GITHUB_JOB }),
     ...(failed.separate || runner.RUNNER_NAME === undefined ? {} : { runnerName: runner.RUNNER_NAME }),
@@ -273,13 +277,9 @@ function viewContext(run: ActionRun) {
 /** Delivers the fix as a pull request or as suggestions; returns where it went. */
 async function deliverFix(run: ActionRun, view: JobView, loop: LoopDone): Promise<string> {
   const { inputs, runner, failed, io, redactor } = run;
-  const [owner = '', repo = ''] = runner.GITHUB_REPOSITORY.split('/');
   const deliver = inputs.deliver === 'suggestions' ? deliverSuggestions : deliverPullRequest;
   const outcome = await deliver({
-    octokit: loop.octokit,
-    host: tokenCodeHost(loop.octokit, { owner, repo }),
-    owner,
-    repo,
+    host: loop.host,
     token: inputs['github-token'],
     jobId: jobIdOf(failed),
     run: failed,

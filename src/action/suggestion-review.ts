@@ -1,13 +1,7 @@
-import type { GitHubOctokit } from '../compose/action-clients.js';
+import type { ActionCodeHost, PullRequestFile, ReviewComment } from '../code-host/code-host.js';
 import type { Redactor } from '../report/index.js';
 import { moveToHead } from './head-lines.js';
 import { placeable, type SuggestionComment, suggestionsFrom } from './suggestions.js';
-
-/** A file of the pull request as GitHub lists it: its patch holds the hunks a review comment may name. */
-export interface PullRequestFile {
-  filename: string;
-  patch?: string | undefined;
-}
 
 /** Each changed file's text at the pull request's head and as the run checked it out. */
 export type HeadAndCheckedOut = ReadonlyMap<string, { head: string | null; checkedOut: string | null }>;
@@ -23,16 +17,6 @@ export interface SuggestionReviewInput {
   summary: string;
   runUrl: string;
   redactor: Redactor;
-}
-
-/** One inline comment of the review, as the REST API takes it. */
-interface ReviewComment {
-  path: string;
-  line: number;
-  side: 'RIGHT';
-  start_line?: number;
-  start_side?: 'RIGHT';
-  body: string;
 }
 
 /** The review to post, every text already redacted. */
@@ -85,39 +69,16 @@ function reviewComment(comment: SuggestionComment, redactor: Redactor): ReviewCo
   };
 }
 
-/**
- * Posts the planned review. GitHub answers 422 when a comment names a line
- * outside the pull request's diff; then the fallback review goes instead.
- */
+/** Posts the planned review; the fallback's patch stands in for suggestions GitHub refused, and says so. */
 export async function postSuggestionReview(
-  octokit: GitHubOctokit,
-  repository: { owner: string; repo: string },
+  host: ActionCodeHost,
   plan: SuggestionReviewPlan,
 ): Promise<{ url: string; notes: string[] }> {
-  const request = {
-    owner: repository.owner,
-    repo: repository.repo,
-    pull_number: plan.pullNumber,
-    commit_id: plan.commitId,
-    event: 'COMMENT' as const,
+  const posted = await host.suggestionReview(plan);
+  return {
+    url: posted.url,
+    notes: posted.inline
+      ? []
+      : ['GitHub refused inline suggestions (lines outside the diff); the review holds the patch.'],
   };
-  try {
-    const review = await octokit.rest.pulls.createReview({
-      ...request,
-      body: plan.body,
-      comments: plan.comments,
-    });
-    return { url: review.data.html_url, notes: [] };
-  } catch (error) {
-    if (!isUnprocessable(error)) throw error;
-    const review = await octokit.rest.pulls.createReview({ ...request, body: plan.fallbackBody });
-    return {
-      url: review.data.html_url,
-      notes: ['GitHub refused inline suggestions (lines outside the diff); the review holds the patch.'],
-    };
-  }
-}
-
-function isUnprocessable(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && 'status' in error && error.status === 422;
 }

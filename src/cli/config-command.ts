@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { stringify } from 'yaml';
 import { loadAppConfig } from '../config/app-config.js';
+import { plainText } from '../config/folder-config.js';
 import { loadSandboxConfig } from '../config/load-config.js';
 import { loadModelConfig } from '../config/model-config.js';
 import type { Environment } from '../config/read-environment.js';
@@ -10,7 +11,6 @@ import {
   REPO_CONFIG_PATH,
   type RepoConfig,
 } from '../config/repo-config.js';
-import { plainText } from './fix-repo-config.js';
 import type { OutputStream } from './output-stream.js';
 
 const CONFIG_USAGE = [

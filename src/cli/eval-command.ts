@@ -18,7 +18,8 @@ import { loadSuite, SuiteNotFoundError } from '../eval/load-suite.js';
 import type { ModeResult } from '../eval/results-file.js';
 import { type EvalProgress, ResultsMismatchError, runEval } from '../eval/run-eval.js';
 import { scriptedModel } from '../eval/scripted-models.js';
-import { loopLimitsSchema } from '../loop/task.js';
+import { modelPrices } from '../fix/index.js';
+import { loopLimitsSchema, type ModelPrices, UNKNOWN_PRICES } from '../loop/task.js';
 import type { LanguageModel } from '../model/language-model.js';
 import { EVAL_USAGE, type EvalOptions, EvalUsageError, parseEvalOptions } from './eval-options.js';
 import type { OutputStream } from './output-stream.js';
@@ -151,7 +152,7 @@ function evalSettings(options: EvalOptions, env: Environment) {
 interface Models {
   modelFor: (task: EvalTask) => LanguageModel;
   modelName: string;
-  prices: { inputPerMillion: number; outputPerMillion: number };
+  prices: ModelPrices;
 }
 
 async function models(options: EvalOptions, env: Environment): Promise<Models> {
@@ -161,7 +162,7 @@ async function models(options: EvalOptions, env: Environment): Promise<Models> {
     return {
       modelFor: (task) => scriptedModel(scripted, task),
       modelName: `scripted-${scripted}`,
-      prices: { inputPerMillion: 0, outputPerMillion: 0 },
+      prices: UNKNOWN_PRICES,
     };
   }
   const config = parseModelConfig(
@@ -178,7 +179,7 @@ async function models(options: EvalOptions, env: Environment): Promise<Models> {
   return {
     modelFor: () => model,
     modelName: config.model,
-    prices: { inputPerMillion: config.inputPricePerMillion, outputPerMillion: config.outputPricePerMillion },
+    prices: modelPrices(config),
   };
 }
 

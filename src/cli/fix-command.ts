@@ -3,6 +3,7 @@ import { userInfo } from 'node:os';
 import { resolve } from 'node:path';
 import { loadSandboxProvider } from '../compose/command-sandbox.js';
 import { setupSecrets } from '../compose/setup-extras.js';
+import { type FolderConfig, readFolderConfig } from '../config/folder-config.js';
 import type { Environment } from '../config/read-environment.js';
 import { localScope } from '../environment/cache-scope.js';
 import type { EnvironmentPlan } from '../environment/plan-environment.js';
@@ -14,6 +15,7 @@ import {
   ImagePullError,
   ModelAuthError,
   ModelUnreachableError,
+  RepoConfigFileError,
 } from '../errors/index.js';
 import { type FixPlan, runFixPlan } from '../fix/index.js';
 import type { LoopResult } from '../loop/run-loop.js';
@@ -25,7 +27,6 @@ import type { CopyBackReport } from '../workspace/copy-back.js';
 import { planFixEnvironment } from './fix-environment.js';
 import { FIX_USAGE, type FixOptions, parseFixOptions, UsageError } from './fix-options.js';
 import { FixProgress } from './fix-progress.js';
-import { type FolderConfig, RepoConfigFileError, readFolderConfig } from './fix-repo-config.js';
 import { createModel, type FixSettings, resolveSettings } from './fix-settings.js';
 import { GuardedModel, ReplayTooShortError } from './guarded-model.js';
 import { EXIT_CANCELLED, listenForInterrupts } from './interrupts.js';

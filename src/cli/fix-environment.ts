@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { parseWorkflow } from '../ci-logs/index.js';
+import type { FolderConfig } from '../config/folder-config.js';
 import { type DerivedEnvironment, deriveEnvironment } from '../environment/derive-environment.js';
 import { folderToolchain } from '../environment/folder-toolchain.js';
 import { type EnvironmentPlan, planEnvironment } from '../environment/plan-environment.js';
 import type { ToolchainImageMap } from '../environment/toolchain-images.js';
 import type { FixOptions } from './fix-options.js';
-import type { FolderConfig } from './fix-repo-config.js';
 import { UsageError } from './option-values.js';
 
 /** What the CLI's environment is planned from. */

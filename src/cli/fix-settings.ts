@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { loadLanguageModel } from '../compose/language-model.js';
 import { loadSetupExtras } from '../compose/setup-extras.js';
+import type { FolderConfig } from '../config/folder-config.js';
 import { loadSandboxConfig } from '../config/load-config.js';
 import { loadModelConfig, type ModelConfig } from '../config/model-config.js';
 import type { Environment } from '../config/read-environment.js';
@@ -9,7 +10,6 @@ import type { SetupExtras } from '../config/setup-extras.js';
 import { mergeSettings, type RunSettings } from '../fix/index.js';
 import type { LanguageModel } from '../model/language-model.js';
 import { type FixOptions, UsageError } from './fix-options.js';
-import type { FolderConfig } from './fix-repo-config.js';
 
 /** Everything `selfdebug fix` runs with, after the environment, the folder's file and the flags are merged and checked. */
 export interface FixSettings extends RunSettings {

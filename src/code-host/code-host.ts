@@ -100,3 +100,54 @@ export interface CodeHost {
   /** A file's text at a ref, or null when it does not exist. */
   fileContent(path: string, ref: string): Promise<string | null>;
 }
+
+/** A job of a run as the Action looks for its own: running ones too, with the runner that has it. */
+export interface RunJob extends WorkflowJob {
+  /** `queued`, `in_progress`, `completed`, …: the Action's own job is still running when it looks. */
+  status: string;
+  runnerName: string | null;
+}
+
+/** A file a pull request changes: its patch holds the hunks a review comment may name. */
+export interface PullRequestFile {
+  filename: string;
+  patch?: string | undefined;
+}
+
+/** One inline comment of a review, as GitHub's review API takes it (a suggestion names the head's lines). */
+export interface ReviewComment {
+  path: string;
+  line: number;
+  side: 'RIGHT';
+  start_line?: number;
+  start_side?: 'RIGHT';
+  body: string;
+}
+
+export interface SuggestionReview {
+  pullNumber: number;
+  /** The head commit the comments' lines belong to. */
+  commitId: string;
+  body: string;
+  comments: ReviewComment[];
+  /** The review posted instead when GitHub refuses the inline comments (a line outside the diff). */
+  fallbackBody: string;
+}
+
+/**
+ * What the GitHub Action needs of GitHub beyond a job's: the run it runs in,
+ * a fork's pull request, and a review of suggestions. The same adapter
+ * serves both; the App's jobs and their fakes see only CodeHost.
+ */
+export interface ActionCodeHost extends CodeHost {
+  /** The workflow file a run ran, and every job of its latest attempt, running ones too. */
+  workflowRun(runId: number): Promise<{ path: string; jobs: RunJob[] }>;
+  /** The open pull requests from `branch` of `owner`'s copy of the repository (a fork's, say). */
+  openPullRequestsFrom(
+    owner: string,
+    branch: string,
+  ): Promise<{ number: number; headSha: string; base: string }[]>;
+  pullRequestFiles(pullNumber: number): Promise<PullRequestFile[]>;
+  /** One review with the inline comments; `inline` is false when GitHub refused them and the fallback went instead. */
+  suggestionReview(review: SuggestionReview): Promise<{ url: string; inline: boolean }>;
+}

@@ -12,3 +12,10 @@ export class ConfigError extends SelfdebugError {
     this.source = source;
   }
 }
+
+/** `.github/selfdebug.yml` in a folder is invalid; the message is the file's own report, with what to fix. */
+export class RepoConfigFileError extends SelfdebugError {
+  constructor(message: string) {
+    super('config', message);
+  }
+}

@@ -1,9 +1,9 @@
 import { SelfdebugError } from '../errors/index.js';
-import { type LoopResult, runLoop } from '../loop/run-loop.js';
+import { type FixPlan, runFixPlan } from '../fix/index.js';
+import type { LoopResult } from '../loop/run-loop.js';
 import type { LoopLimits, ModelPrices } from '../loop/task.js';
 import type { LanguageModel } from '../model/language-model.js';
 import type { SandboxProvider } from '../sandbox/sandbox.js';
-import { withSandbox } from '../sandbox/with-sandbox.js';
 import type { EvalSuite, EvalTask } from './eval-task.js';
 import { oneShotLimits, oneShotModel } from './one-shot.js';
 import {
@@ -169,21 +169,21 @@ async function runMode(
   if (signal?.aborted) return null;
   const workspace = await task.prepare();
   try {
-    const opening = {
+    const plan: FixPlan = {
       jobId: `eval-${options.suite.name}-${task.name}-${mode}`.replace(/[^\w.-]/g, '-'),
+      task: { description: task.description, command: task.command, setupCommands: task.setup },
+      limits,
+      prices: options.prices,
       workspace: workspace.dir,
-      ...(signal ? { signal } : {}),
+      // The table is the delivery: the task's folder is thrown away.
+      copyBack: 'never',
     };
-    const result = await withSandbox(options.provider, opening, (sandbox) =>
-      runLoop({
-        task: { description: task.description, command: task.command, setupCommands: task.setup },
-        limits,
-        model,
-        sandbox,
-        prices: options.prices,
-        ...(signal ? { signal } : {}),
-      }),
-    );
+    const result = await runFixPlan(plan, {
+      sandboxes: options.provider,
+      model,
+      ...(signal ? { signal } : {}),
+      deliver: async ({ loop }) => loop,
+    });
     return result.outcome === 'cancelled' ? null : modeResult(result);
   } catch (error) {
     if (signal?.aborted) return null;

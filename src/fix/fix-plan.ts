@@ -29,7 +29,7 @@ export interface FixPlan {
 }
 
 /** What the loop left while its sandbox is still open: a delivery may still read files through it. */
-interface FixRan {
+export interface FixRan {
   loop: LoopResult;
   sandbox: Sandbox;
   /** The files copied back into the workspace (none when the plan's `copyBack` said not to). */

@@ -59,7 +59,7 @@ export function mergeSettings(layers: SettingsLayers): RunSettings {
 }
 
 /** The model's price object, as the loop counts spend: the one place it is built from the settings. */
-function modelPrices(
+export function modelPrices(
   model: Pick<ModelConfig, 'inputPricePerMillion' | 'outputPricePerMillion'>,
 ): ModelPrices {
   return { inputPerMillion: model.inputPricePerMillion, outputPerMillion: model.outputPricePerMillion };

@@ -1,15 +1,9 @@
 import type { AppConfig } from '../config/app-config.js';
-import { type ModelConfig, modelConfigSchema } from '../config/model-config.js';
-import {
-  applyOperatorCeilings,
-  loopLimitsFrom,
-  modelOverrides,
-  type RepoConfig,
-  sandboxOverrides,
-} from '../config/repo-config.js';
+import type { ModelConfig } from '../config/model-config.js';
+import { applyOperatorCeilings, type RepoConfig } from '../config/repo-config.js';
 import { reportSettings } from '../config/repo-config-mappers.js';
-import { type SandboxConfig, sandboxConfigSchema } from '../config/sandbox-config.js';
-import { type LoopLimits, loopLimitsSchema } from '../loop/task.js';
+import type { SandboxConfig } from '../config/sandbox-config.js';
+import { mergeSettings, type RunSettings } from '../fix/index.js';
 import type { JobRequest } from '../queue/job-request.js';
 import { type LoopMode, triggers } from '../triggers/index.js';
 import type { ReporterSettings } from './job-events.js';
@@ -20,12 +14,9 @@ import type { ReporterSettings } from './job-events.js';
  * the file read once, then passed on: no later step reads or parses the
  * configuration again.
  */
-export interface JobSettings {
+export interface JobSettings extends RunSettings {
   /** The repository's configuration after the operator's ceilings. */
   repo: RepoConfig;
-  sandbox: SandboxConfig;
-  model: ModelConfig;
-  limits: LoopLimits;
   mode: LoopMode;
   report: ReporterSettings;
   /** Values the job's output must never show: the model's key and the repository's `secret_env` values. */
@@ -43,19 +34,22 @@ export interface SettingsSources {
 export function jobSettings(request: JobRequest, config: RepoConfig, sources: SettingsSources): JobSettings {
   const { config: repo, notes } = applyOperatorCeilings(config, sources.appConfig);
   const { options } = request;
+  const { sandbox, model, limits, prices } = mergeSettings({
+    operator: { sandbox: sources.sandboxConfig, model: sources.modelConfig },
+    repo,
+    door: {
+      sandbox: { commandTimeoutSeconds: options.timeoutSeconds || undefined },
+      model: { model: options.model || undefined },
+      limits: { maxAttempts: options.maxAttempts },
+    },
+    source: 'the operator settings and .github/selfdebug.yml',
+  });
   return {
     repo,
-    sandbox: sandboxConfigSchema.parse({
-      ...sources.sandboxConfig,
-      ...sandboxOverrides(repo),
-      ...(options.timeoutSeconds ? { commandTimeoutSeconds: options.timeoutSeconds } : {}),
-    }),
-    model: modelConfigSchema.parse({
-      ...sources.modelConfig,
-      ...modelOverrides(repo),
-      ...(options.model ? { model: options.model } : {}),
-    }),
-    limits: loopLimitsSchema.parse(loopLimitsFrom(repo, options)),
+    sandbox,
+    model,
+    limits,
+    prices,
     mode: triggers.moduleOf(request.trigger).loopMode(request.trigger),
     // Notes (a setting the operator's ceiling changed) go in the status comment, so a job's comments stay bounded.
     report: { ...reportSettings(repo), notes },

@@ -7,21 +7,20 @@ import type { SandboxConfig } from '../config/sandbox-config.js';
 import { appScope } from '../environment/cache-scope.js';
 import { planEnvironment } from '../environment/plan-environment.js';
 import { JobCancelledError, JobRefusedError, SelfdebugError } from '../errors/index.js';
-import { type LoopResult, runLoop } from '../loop/run-loop.js';
+import { type FixPlan, type FixRan, runFixPlan } from '../fix/index.js';
 import type { LanguageModel } from '../model/language-model.js';
 import type { JobRequest } from '../queue/job-request.js';
 import type { JobView } from '../report/index.js';
 import { Redactor, redactingLogger, setupFailureMarkdown } from '../report/index.js';
-import type { Sandbox, SandboxProvider } from '../sandbox/sandbox.js';
+import type { SandboxProvider } from '../sandbox/sandbox.js';
 import { EnvironmentSetupError } from '../sandbox/setup-error.js';
-import { withSandbox } from '../sandbox/with-sandbox.js';
 import type { PreparedTask } from '../triggers/index.js';
 import type { Logger } from '../util/logger.js';
 import type { Workspace, WorkspaceProvider } from '../workspace/workspace.js';
 import { buildTask } from './build-task.js';
 import { jobTrailers, planDelivery, pullRequestText } from './delivery-plan.js';
 import { type Delivery, executeDelivery } from './execute-delivery.js';
-import { copyFixBack, fixedScripts } from './fix-files.js';
+import { fixedScripts } from './fix-files.js';
 import type { JobEvents } from './job-events.js';
 import { JobReporter } from './job-reporter.js';
 import { type JobSettings, jobSettings } from './job-settings.js';
@@ -167,38 +166,29 @@ function startCheckout(job: Job, target: JobTarget, prepared: PreparedTask): Pro
   return checkout;
 }
 
-async function runInSandbox(
-  job: Job,
-  target: JobTarget,
-  prepared: PreparedTask,
-  checkout: Promise<Workspace>,
-): Promise<Delivery> {
+/** The job's fix as a plan, run by the one use case; the delivery runs while the sandbox is still open. */
+function runInSandbox(job: Job, target: JobTarget, prepared: PreparedTask, checkout: Promise<Workspace>) {
   const { request, dependencies, settings, signal } = job;
-  const environment = environmentFor(job, target, prepared, checkout);
-  const opening = {
+  const plan: FixPlan = {
     jobId: request.id,
+    task: prepared.task,
+    limits: settings.limits,
+    prices: settings.prices,
+    mode: settings.mode,
+    environment: environmentFor(job, target, prepared, checkout),
     workspace: checkout.then((workspace) => workspace.dir),
-    environment,
+    // Whatever the outcome: the delivery plan decides what a partial fix is worth.
+    copyBack: 'always',
+  };
+  return runFixPlan(plan, {
+    sandboxes: dependencies.sandboxProviderFor(settings.sandbox),
+    model: dependencies.modelFor(settings.model),
+    emit: job.report.onEvent,
     onProgress: (line: string) =>
       job.logger.info({ job: request.id, environment: line }, 'preparing the environment'),
     signal,
-  };
-  return withSandbox(dependencies.sandboxProviderFor(settings.sandbox), opening, async (sandbox) => {
-    const loop = await runLoop({
-      task: prepared.task,
-      limits: settings.limits,
-      model: dependencies.modelFor(settings.model),
-      prices: {
-        inputPerMillion: dependencies.modelConfig.inputPricePerMillion,
-        outputPerMillion: dependencies.modelConfig.outputPricePerMillion,
-      },
-      sandbox,
-      emit: job.report.onEvent,
-      signal,
-      mode: settings.mode,
-    });
     // Pushed and opened before the container is removed, which takes longer than a push.
-    return deliver(job, { target, prepared, loop, sandbox, workspace: await checkout });
+    deliver: async (ran) => deliver(job, { ...ran, target, prepared, workspace: await checkout }),
   });
 }
 
@@ -231,21 +221,19 @@ function environmentFor(job: Job, target: JobTarget, prepared: PreparedTask, che
   return environment;
 }
 
-/** Copies the fix back, gathers what the decision reads, plans the delivery and carries it out. */
+/** Gathers what the decision reads, plans the delivery and carries it out. */
 async function deliver(
   job: Job,
-  ran: {
-    target: JobTarget;
-    prepared: PreparedTask;
-    loop: LoopResult;
-    sandbox: Sandbox;
-    workspace: Workspace;
-  },
+  ran: FixRan & { target: JobTarget; prepared: PreparedTask; workspace: Workspace },
 ): Promise<Delivery> {
   const { request, settings, logger, redactor } = job;
   const { loop, sandbox, workspace } = ran;
   const { appConfig } = job.dependencies;
-  const refused = await copyFixBack(sandbox, loop.changedFiles, workspace.dir, { logger, jobId: request.id });
+  const { refused } = ran.copied;
+  if (refused.length > 0) {
+    const paths = refused.map((entry) => `${entry.path} (${entry.reason})`).join('; ');
+    logger.warn({ job: request.id, refused: paths }, 'files of the fix could not be copied back');
+  }
   const plan = planDelivery({
     loop,
     fixes: ran.prepared.task.command,

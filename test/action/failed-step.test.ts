@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFailedStep } from '../../src/action/failed-step.js';
+import { GitHubCodeHost } from '../../src/adapters/github/index.js';
 import { standinOctokit } from '../fakes/github-standin/clients.js';
 import { GitHubStandin } from '../fakes/github-standin/standin.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
@@ -26,6 +27,11 @@ const STEPS = {
   lint: (conclusion: 'success' | 'failure') => ({ name: 'Lint', number: 3, conclusion }),
   test: (conclusion: 'success' | 'failure' | 'skipped') => ({ name: 'Test', number: 4, conclusion }),
 };
+
+/** The Action's CodeHost, over the stand-in's installation. */
+function standinHost(standin: GitHubStandin): GitHubCodeHost {
+  return new GitHubCodeHost(standinOctokit(standin), { owner: 'octo-org', repo: 'app' });
+}
 
 describe('findFailedStep', () => {
   const tempDir = useTempDirs();
@@ -60,9 +66,7 @@ describe('findFailedStep', () => {
     });
     const workspace = await tempDir('selfdebug-failed-step-');
     await writeFiles(workspace, { '.github/workflows/ci.yml': WORKFLOW });
-    return findFailedStep(standinOctokit(standin), {
-      owner: 'octo-org',
-      repo: 'app',
+    return findFailedStep(standinHost(standin), {
       runId: run.id,
       jobKey: 'build',
       workspace,
@@ -131,9 +135,7 @@ describe('findFailedStep', () => {
       });
       const workspace = await tempDir('selfdebug-failed-step-');
       await writeFiles(workspace, { '.github/workflows/ci.yml': WORKFLOW });
-      return findFailedStep(standinOctokit(standin), {
-        owner: 'octo-org',
-        repo: 'app',
+      return findFailedStep(standinHost(standin), {
         runId: run.id,
         jobKey: 'build',
         ...(runnerName === undefined ? {} : { runnerName }),

@@ -5,6 +5,7 @@ import {
   type SuggestionReviewInput,
   type SuggestionReviewPlan,
 } from '../../src/action/suggestion-review.js';
+import { GitHubCodeHost } from '../../src/adapters/github/index.js';
 import { unifiedDiff } from '../../src/loop/unified-diff.js';
 import { Redactor } from '../../src/report/redact.js';
 import { assertGitHubMocksDone, documentedReply, githubApi, testOctokit } from '../helpers/github-api.js';
@@ -137,7 +138,7 @@ describe('postSuggestionReview', () => {
       })
       .reply(200, review);
     await expect(
-      postSuggestionReview(testOctokit(), { owner: 'octo-org', repo: 'app' }, plan),
+      postSuggestionReview(new GitHubCodeHost(testOctokit(), { owner: 'octo-org', repo: 'app' }), plan),
     ).resolves.toEqual({
       url: review.html_url,
       notes: [],
@@ -161,7 +162,7 @@ describe('postSuggestionReview', () => {
       .post(reviews, { ...common, body: 'the whole patch' })
       .reply(200, review);
     await expect(
-      postSuggestionReview(testOctokit(), { owner: 'octo-org', repo: 'app' }, plan),
+      postSuggestionReview(new GitHubCodeHost(testOctokit(), { owner: 'octo-org', repo: 'app' }), plan),
     ).resolves.toEqual({
       url: review.html_url,
       notes: ['GitHub refused inline suggestions (lines outside the diff); the review holds the patch.'],
@@ -177,7 +178,7 @@ describe('postSuggestionReview', () => {
       })
       .reply(403, { message: 'Resource not accessible by integration' });
     await expect(
-      postSuggestionReview(testOctokit(), { owner: 'octo-org', repo: 'app' }, plan),
+      postSuggestionReview(new GitHubCodeHost(testOctokit(), { owner: 'octo-org', repo: 'app' }), plan),
     ).rejects.toMatchObject({ status: 403 });
   });
 });

@@ -1,23 +1,27 @@
 import type { Readable } from 'node:stream';
 import type {
+  ActionCodeHost,
   CheckRunUpdate,
-  CodeHost,
   Permission,
   PostedComment,
   PullRequestDetails,
+  PullRequestFile,
   PullRequestRef,
   Reaction,
+  RunJob,
+  SuggestionReview,
   WorkflowJob,
 } from '../../code-host/code-host.js';
 import { GitHubNotFoundError } from '../../errors/index.js';
 import { reconnectingFetch } from '../http/reconnecting-fetch.js';
 import { checkRunRequests, type GitHubCheckOutput } from './check-run-payload.js';
-import { listFailedJobs } from './failed-jobs.js';
 import { readFileContent } from './file-content.js';
 import { streamJobLog } from './job-log.js';
 import type { GitHubOctokit } from './octokit.js';
 import { toPermission } from './permission.js';
 import { readRepoConfigFile } from './repo-config-file.js';
+import { listRunJobs } from './run-jobs.js';
+import { postSuggestionReview } from './suggestion-review.js';
 import { useTypedErrors } from './typed-errors-octokit.js';
 
 export interface GitHubCodeHostOptions {
@@ -36,7 +40,7 @@ const PAGE_SIZE = 100;
  * (useTypedErrors) so every request it sends fails with our typed errors: the
  * job runner and the Action only ever see those.
  */
-export class GitHubCodeHost implements CodeHost {
+export class GitHubCodeHost implements ActionCodeHost {
   private readonly owner: string;
   private readonly repo: string;
   private readonly now: () => Date;
@@ -181,12 +185,7 @@ export class GitHubCodeHost implements CodeHost {
   }
 
   async findPullRequest(head: string): Promise<PullRequestRef | null> {
-    const { data } = await this.octokit.rest.pulls.list({
-      ...this.repository,
-      state: 'open',
-      head: `${this.owner}:${head}`,
-    });
-    const found = data[0];
+    const found = (await this.openPulls(this.owner, head))[0];
     if (found === undefined) return null;
     return { number: found.number, url: found.html_url, head: found.head.ref, draft: found.draft ?? false };
   }
@@ -238,8 +237,11 @@ export class GitHubCodeHost implements CodeHost {
     }
   }
 
-  failedJobs(runId: number): Promise<WorkflowJob[]> {
-    return listFailedJobs(this.octokit, this.repository, runId, PAGE_SIZE);
+  async failedJobs(runId: number): Promise<WorkflowJob[]> {
+    const jobs = await listRunJobs(this.octokit, this.repository, runId, PAGE_SIZE);
+    return jobs
+      .filter((job) => job.conclusion === 'failure')
+      .map(({ id, name, conclusion, steps }) => ({ id, name, conclusion, steps }));
   }
 
   jobLog(jobId: number): Promise<Readable> {
@@ -249,5 +251,40 @@ export class GitHubCodeHost implements CodeHost {
   /** Null for a path that is missing, or that is a directory, submodule or dangling symlink. */
   fileContent(path: string, ref: string): Promise<string | null> {
     return readFileContent(this.octokit, this.repository, path, ref);
+  }
+
+  async workflowRun(runId: number): Promise<{ path: string; jobs: RunJob[] }> {
+    const { data } = await this.octokit.rest.actions.getWorkflowRun({ ...this.repository, run_id: runId });
+    return { path: data.path, jobs: await listRunJobs(this.octokit, this.repository, runId, PAGE_SIZE) };
+  }
+
+  async openPullRequestsFrom(
+    owner: string,
+    branch: string,
+  ): Promise<{ number: number; headSha: string; base: string }[]> {
+    const pulls = await this.openPulls(owner, branch);
+    return pulls.map((pull) => ({ number: pull.number, headSha: pull.head.sha, base: pull.base.ref }));
+  }
+
+  private async openPulls(owner: string, branch: string) {
+    const { data } = await this.octokit.rest.pulls.list({
+      ...this.repository,
+      state: 'open',
+      head: `${owner}:${branch}`,
+    });
+    return data;
+  }
+
+  async pullRequestFiles(pullNumber: number): Promise<PullRequestFile[]> {
+    const files = await this.octokit.paginate(this.octokit.rest.pulls.listFiles, {
+      ...this.repository,
+      pull_number: pullNumber,
+      per_page: PAGE_SIZE,
+    });
+    return files.map((file) => ({ filename: file.filename, patch: file.patch }));
+  }
+
+  suggestionReview(review: SuggestionReview): Promise<{ url: string; inline: boolean }> {
+    return postSuggestionReview(this.octokit, this.repository, review);
   }
 }

@@ -1,22 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { loadAppConfig } from '../config/app-config.js';
-import type { Environment } from '../config/read-environment.js';
+import { RepoConfigFileError } from '../errors/index.js';
+import { loadAppConfig } from './app-config.js';
+import type { Environment } from './read-environment.js';
 import {
   applyOperatorCeilings,
   defaultRepoConfig,
   parseRepoConfigText,
   REPO_CONFIG_PATH,
   type RepoConfig,
-} from '../config/repo-config.js';
-import { SelfdebugError } from '../errors/index.js';
-
-/** `.github/selfdebug.yml` in the folder is invalid; the message is the file's own report, with what to fix. */
-export class RepoConfigFileError extends SelfdebugError {
-  constructor(message: string) {
-    super('config', message);
-  }
-}
+} from './repo-config.js';
 
 export interface FolderConfig {
   config: RepoConfig;
@@ -29,9 +22,9 @@ export interface FolderConfig {
 const CANDIDATES = [REPO_CONFIG_PATH, '.github/selfdebug.yaml'];
 
 /**
- * The same `.github/selfdebug.yml` the App reads, from the folder being
- * fixed: a project configured for the App runs the same way on the command
- * line. The file comes with the code, so the same ceilings apply as in the
+ * The same `.github/selfdebug.yml` the App reads, from a folder: the one
+ * `selfdebug fix` is fixing, or the Action's checkout. A project configured
+ * for the App runs the same way on the command line and in a workflow. The file comes with the code, so the same ceilings apply as in the
  * App (SELFDEBUG_ALLOW_HOST_NETWORK, SELFDEBUG_MAX_MEMORY_MB, …): a folder
  * someone else wrote cannot hand itself the host's network.
  */
