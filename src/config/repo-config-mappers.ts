@@ -93,6 +93,8 @@ export function loopLimitsFrom(config: RepoConfig, options: LimitOptions = {}): 
     maxTotalTokens: budget.max_tokens,
     maxCostUsd: budget.max_cost_usd,
     maxDurationSeconds: budget.max_minutes * 60,
+    tests: config.tests,
+    protectedPaths: config.protected_paths,
   });
 }
 

@@ -233,6 +233,14 @@ export const repoConfigSchema = strictSection({
     description:
       'Logins that may trigger the App, on top of needing write access; [] means everyone with write access.',
   }),
+  tests: loopLimitsSchema.shape.tests.unwrap().optional().meta({
+    description:
+      'What an attempt may do to tests, fixtures, CI workflows, the command and coverage thresholds: "protect" (the default: such an attempt is rejected and the model told why), "flag" (allowed, listed in the pull request and labelled), "allow". See docs/test-policy.md.',
+  }),
+  protected_paths: z.array(z.string().trim().min(1).max(512)).max(100).optional().meta({
+    description:
+      'Globs of further files the tests policy guards, e.g. "tests/golden/**" ("**" across folders, "*" within one).',
+  }),
   secret_env: z.array(environmentNameSchema).default([]).meta({
     description:
       'Environment variable names whose values are redacted from comments, logs and pull requests.',

@@ -3,6 +3,7 @@ import type { LoopResult } from '../loop/run-loop.js';
 import type { DebugTask, LoopLimits, ModelPrices } from '../loop/task.js';
 import type { LanguageModel } from '../model/language-model.js';
 import type { EnvironmentRequest } from '../sandbox/environment.js';
+import type { FileReader } from '../sandbox/read-once.js';
 import type { Sandbox, SandboxProvider } from '../sandbox/sandbox.js';
 import type { CopyBackReport } from '../workspace/copy-back.js';
 
@@ -34,6 +35,8 @@ export interface FixRan {
   sandbox: Sandbox;
   /** The files copied back into the workspace (none when the plan's `copyBack` said not to). */
   copied: CopyBackReport;
+  /** The sandbox's files as the copy-back read them: a delivery reading the same files reads each once. */
+  files: FileReader;
 }
 
 /** The ports a plan runs through, and the door's delivery front, called while the sandbox is open. */

@@ -1,4 +1,5 @@
 import { runLoop } from '../loop/run-loop.js';
+import { readOnce } from '../sandbox/read-once.js';
 import type { OpenSandboxRequest } from '../sandbox/sandbox.js';
 import { withSandbox } from '../sandbox/with-sandbox.js';
 import { type CopyBackReport, copyBack } from '../workspace/copy-back.js';
@@ -35,7 +36,8 @@ export async function runFixPlan<Delivered>(plan: FixPlan, ports: FixPorts<Deliv
     });
     const wanted = plan.copyBack === 'always' || (plan.copyBack === 'when-fixed' && loop.outcome === 'fixed');
     // Only the files the loop edited come back, never .git, build output or anything else the command wrote.
-    const copied = wanted ? await copyBack(sandbox, loop.changedFiles, await plan.workspace) : NOTHING_COPIED;
-    return ports.deliver({ loop, sandbox, copied });
+    const files = readOnce(sandbox);
+    const copied = wanted ? await copyBack(files, loop.changedFiles, await plan.workspace) : NOTHING_COPIED;
+    return ports.deliver({ loop, sandbox, copied, files });
   });
 }

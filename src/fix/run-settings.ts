@@ -18,7 +18,12 @@ export interface RunSettings {
 interface DoorOverrides {
   sandbox?: Partial<SandboxConfigInput>;
   model?: Partial<ModelConfigInput>;
-  limits?: { maxAttempts?: number | undefined; maxCostUsd?: number | undefined };
+  limits?: {
+    maxAttempts?: number | undefined;
+    maxCostUsd?: number | undefined;
+    /** The loop's time limit per command, when the door keeps its own (the App's); else the sandbox's. */
+    commandTimeoutSeconds?: number | undefined;
+  };
 }
 
 /** The layers, lowest first: the schemas' defaults lie under them all. */
@@ -36,7 +41,8 @@ export interface SettingsLayers {
  * The one settings merger of every door, with one precedence order:
  * defaults < operator < repository config < door overrides
  * (docs/settings-precedence.md). The loop's command time limit is the
- * sandbox's, so one value governs each command run.
+ * sandbox's, so one value governs each command run, unless the door keeps
+ * its own (the App's, as it always has).
  */
 export function mergeSettings(layers: SettingsLayers): RunSettings {
   const { operator, repo, door, source } = layers;
@@ -48,11 +54,11 @@ export function mergeSettings(layers: SettingsLayers): RunSettings {
     { ...operator.model, ...modelOverrides(repo), ...definedOnly(door.model ?? {}) },
     source,
   );
-  const { maxAttempts, maxCostUsd } = door.limits ?? {};
+  const { maxAttempts, maxCostUsd, commandTimeoutSeconds } = door.limits ?? {};
   const limits = loopLimitsSchema.safeParse({
     ...loopLimitsFrom(repo, maxAttempts === undefined ? {} : { maxAttempts }),
     ...(maxCostUsd === undefined ? {} : { maxCostUsd }),
-    commandTimeoutSeconds: sandbox.commandTimeoutSeconds,
+    commandTimeoutSeconds: commandTimeoutSeconds ?? sandbox.commandTimeoutSeconds,
   });
   if (!limits.success) throw new ConfigError(source, z.prettifyError(limits.error));
   return { sandbox, model, limits: limits.data, prices: modelPrices(model) };

@@ -1,5 +1,6 @@
 import type { RepoConfig } from '../config/repo-config.js';
 import type { LoopResult } from '../loop/run-loop.js';
+import { TESTS_EDITED_LABEL } from '../loop/test-guard/findings.js';
 import type { JobView } from '../report/index.js';
 import {
   codeBlock,
@@ -58,7 +59,7 @@ export interface PullRequestText {
 
 /** Everything the decision reads; gathered by the App's runner or the Action. */
 export interface DeliveryInput {
-  loop: Pick<LoopResult, 'outcome' | 'changedFiles' | 'reflection'>;
+  loop: Pick<LoopResult, 'outcome' | 'changedFiles' | 'reflection' | 'testEdits'>;
   /** What was fixed, for the commit's subject when there is no reflection (`fix <this>`). */
   fixes: string;
   /** The commit's trailers: `jobTrailers` for the App's jobs; the Action's fixes are all rounds. */
@@ -117,7 +118,10 @@ export function planDelivery(input: DeliveryInput): DeliveryPlan {
           footer: redactor.redact(input.footer ?? ''),
           base: target.baseBranch,
           draft: settings.draft,
-          labels: [...settings.labels],
+          // A fix that changes what judges it (tests: flag) is labelled so a reviewer sees it in any list.
+          labels: loop.testEdits?.findings.length
+            ? [...settings.labels, TESTS_EDITED_LABEL]
+            : [...settings.labels],
         }
       : null,
   };

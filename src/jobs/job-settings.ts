@@ -1,9 +1,10 @@
 import type { AppConfig } from '../config/app-config.js';
 import type { ModelConfig } from '../config/model-config.js';
-import { applyOperatorCeilings, type RepoConfig } from '../config/repo-config.js';
+import { applyOperatorCeilings, loopLimitsFrom, type RepoConfig } from '../config/repo-config.js';
 import { reportSettings } from '../config/repo-config-mappers.js';
 import type { SandboxConfig } from '../config/sandbox-config.js';
 import { mergeSettings, type RunSettings } from '../fix/index.js';
+import { loopLimitsSchema } from '../loop/task.js';
 import type { JobRequest } from '../queue/job-request.js';
 import { type LoopMode, triggers } from '../triggers/index.js';
 import type { ReporterSettings } from './job-events.js';
@@ -40,7 +41,12 @@ export function jobSettings(request: JobRequest, config: RepoConfig, sources: Se
     door: {
       sandbox: { commandTimeoutSeconds: options.timeoutSeconds || undefined },
       model: { model: options.model || undefined },
-      limits: { maxAttempts: options.maxAttempts },
+      limits: {
+        maxAttempts: options.maxAttempts,
+        // The App's loop has always timed a run by the request's option or the repository's setting, else the
+        // loop's own default, not the operator's sandbox setting: kept, so its comments read as before.
+        commandTimeoutSeconds: loopLimitsSchema.parse(loopLimitsFrom(repo, options)).commandTimeoutSeconds,
+      },
     },
     source: 'the operator settings and .github/selfdebug.yml',
   });

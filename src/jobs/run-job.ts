@@ -238,7 +238,7 @@ async function deliver(
     loop,
     fixes: ran.prepared.task.command,
     trailers: jobTrailers(request),
-    scripts: ran.prepared.scripts.length > 0 ? await fixedScripts(sandbox, loop.changedFiles) : null,
+    scripts: ran.prepared.scripts.length > 0 ? await fixedScripts(ran.files, loop.changedFiles) : null,
     refused,
     partialFix: 'withhold',
     target: ran.target,

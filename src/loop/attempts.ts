@@ -7,6 +7,7 @@ import { type AttemptRecord, decideMessages, describeResult, generateMessages } 
 import { fallbackDecision, invalidAnswer, notRun, rejectedProposal } from './rejected-answer.js';
 import { type FixProposal, fixProposalSchema, type RetryDecision, retryDecisionSchema } from './schemas.js';
 import type { ToolBox } from './structured-call.js';
+import { guardEdits } from './test-guard/guard-policy.js';
 import { workspaceToolDefinitions } from './workspace-tools.js';
 
 /** What the last run printed, kept apart so a rejected answer or edit can repeat it without nesting. */
@@ -46,7 +47,11 @@ async function runAttempt(session: LoopSession, attempt: number, latest: LatestR
   }
   record.analysis = proposal.analysis;
   await session.emit({ type: 'proposal', attempt, proposal });
-  const applied = await session.editor.apply(proposal.edits);
+  // The test guard reads the edits before they are written: a refused attempt leaves the workspace as it was.
+  const applied = await session.editor.apply(
+    proposal.edits,
+    (files) => guardEdits(files, task.command, session.input.limits).refused,
+  );
   if (!applied.ok) {
     const why = `The edits of attempt ${attempt} did not apply, so nothing was run:\n${applied.problems.join('\n')}`;
     const event = { type: 'edits-rejected', attempt, problems: applied.problems } as const;

@@ -3,6 +3,7 @@ import type { PreparationReport } from '../sandbox/environment.js';
 import type { ExecResult } from '../sandbox/sandbox.js';
 import type { FixProposal, Reflection } from './schemas.js';
 import type { DebugTask, LoopLimits } from './task.js';
+import type { TestEdits } from './test-guard/findings.js';
 
 export type LoopOutcome =
   | 'fixed'
@@ -76,6 +77,8 @@ export interface LoopSummary {
   attempts: number;
   diff: string;
   changedFiles: string[];
+  /** The test files the fix touches and what the test guard found in them; absent when it touches none. */
+  testEdits?: TestEdits;
   total: Spend;
   durationMs: number;
 }

@@ -7,6 +7,7 @@ import { reflectMessages } from './prompts.js';
 import { rejectedReflection } from './rejected-answer.js';
 import { type Reproduced, reproduce, runSetup, startingRun } from './reproduce.js';
 import { type Reflection, reflectionSchema } from './schemas.js';
+import { summarizeTestEdits } from './test-guard/guard-policy.js';
 
 export type { LoopInput } from './loop-session.js';
 
@@ -135,11 +136,15 @@ async function finish(
   reflection: Reflection | null,
 ): Promise<LoopResult> {
   const { diff, changedFiles } = await session.editor.diff().catch(() => ({ diff: '', changedFiles: [] }));
+  const { task, limits } = session.input;
+  const changes = await session.editor.changes().catch(() => []);
+  const testEdits = summarizeTestEdits(changes, task.command, limits);
   const summary: LoopSummary = {
     ...ending,
     attempts: session.attemptsStarted,
     diff,
     changedFiles,
+    ...(testEdits ? { testEdits } : {}),
     total: session.spend.snapshot(),
     durationMs: session.elapsedMs(),
   };

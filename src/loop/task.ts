@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { promptTokenBudgetFor } from '../model/context-window.js';
 import type { ModelWindow } from '../model/language-model.js';
+import { TEST_POLICIES } from './test-guard/findings.js';
 
 /** What the loop is asked to fix. */
 export interface DebugTask {
@@ -28,6 +29,13 @@ export const loopLimitsSchema = z.object({
   maxTotalTokens: z.int().min(0).default(0),
   maxCostUsd: z.number().min(0).default(0),
   maxDurationSeconds: z.number().min(0).default(0),
+  /**
+   * What an attempt may do to the tests and to what judges them (docs/test-policy.md): `protect` rejects
+   * the attempt, `flag` lets it through and lists it in the pull request, `allow` does not look.
+   */
+  tests: z.enum(TEST_POLICIES).default('protect'),
+  /** Globs of further files an attempt may not change (or, under `flag`, that are listed when it does). */
+  protectedPaths: z.array(z.string().min(1)).default([]),
 });
 
 export type LoopLimits = z.infer<typeof loopLimitsSchema>;

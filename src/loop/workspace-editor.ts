@@ -3,10 +3,14 @@ import type { Sandbox } from '../sandbox/sandbox.js';
 import { workspacePath } from '../sandbox/workspace-path.js';
 import { applySearchReplace } from './apply-search-replace.js';
 import type { Edit } from './schemas.js';
+import type { EditedFile } from './test-guard/findings.js';
 import { unifiedDiff } from './unified-diff.js';
 import { shellQuote } from './workspace-tools.js';
 
 export type ApplyResult = { ok: true; paths: string[]; diff: string } | { ok: false; problems: string[] };
+
+/** Looks at every file an attempt would change before anything is written; problems refuse the attempt. */
+export type EditCheck = (files: EditedFile[]) => string[];
 
 /** A file as this attempt found it (`before`) and as its edits leave it (`after`). */
 interface FileChange {
@@ -40,10 +44,17 @@ export class WorkspaceEditor {
 
   constructor(private readonly sandbox: Sandbox) {}
 
-  async apply(edits: Edit[]): Promise<ApplyResult> {
+  async apply(edits: Edit[], check: EditCheck = () => []): Promise<ApplyResult> {
     const { pending, problems } = await this.edited(edits);
     if (problems.length > 0) return { ok: false, problems };
     if (pending.size === 0) return { ok: false, problems: ['The answer contained no edits.'] };
+    const files = [...pending].map(([path, change]) => ({
+      path,
+      before: change.before,
+      after: change.after,
+    }));
+    const refused = check(files);
+    if (refused.length > 0) return { ok: false, problems: refused };
     return this.write(pending);
   }
 
@@ -113,18 +124,21 @@ export class WorkspaceEditor {
 
   /** Every file the run changed, against how it was before the run. */
   async diff(): Promise<{ diff: string; changedFiles: string[] }> {
-    const diffs: string[] = [];
-    const changedFiles: string[] = [];
+    const changes = await this.changes();
+    const diffs = changes.map((change) => unifiedDiff(change.path, change.before, change.after));
+    return { diff: diffs.join(''), changedFiles: changes.map((change) => change.path) };
+  }
+
+  /** Each file the run changed, as it was before the run and as it is now. */
+  async changes(): Promise<EditedFile[]> {
+    const changes: EditedFile[] = [];
     for (const [path, before] of this.baseline) {
       const now = await this.current(path);
       const after = now === 'binary' ? null : now.after;
-      const diff = unifiedDiff(path, before.content, after);
-      if (diff !== '') {
-        diffs.push(diff);
-        changedFiles.push(path);
-      }
+      if (unifiedDiff(path, before.content, after) !== '')
+        changes.push({ path, before: before.content, after });
     }
-    return { diff: diffs.join(''), changedFiles };
+    return changes;
   }
 
   private async current(path: string): Promise<FileChange | 'binary'> {

@@ -5,7 +5,7 @@ import { createTriggerRegistry, type TriggerOf } from './trigger-registry.js';
 import { workflowRun } from './workflow-run.js';
 
 /** Every trigger kind selfdebug knows: a new kind is a module and one line here. */
-const BUILTIN_TRIGGERS = [mention, workflowRun, review, actionRun] as const;
+export const BUILTIN_TRIGGERS = [mention, workflowRun, review, actionRun] as const;
 
 /** What started a job, as queued and as reported: one kind's data. */
 export type Trigger = TriggerOf<(typeof BUILTIN_TRIGGERS)[number]>;
@@ -14,11 +14,11 @@ export type Trigger = TriggerOf<(typeof BUILTIN_TRIGGERS)[number]>;
 export const triggers = createTriggerRegistry(BUILTIN_TRIGGERS);
 
 export type { ScriptBlock } from './mention.js';
-
 export type {
   LoopMode,
   PreparedTask,
+  TriggerModule,
   TriggerRequest,
   TriggerTarget,
 } from './trigger-module.js';
-export type { TriggerRegistry } from './trigger-registry.js';
+export { createTriggerRegistry, type TriggerRegistry } from './trigger-registry.js';

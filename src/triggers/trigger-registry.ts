@@ -2,7 +2,7 @@ import { UnknownTriggerError } from '../errors/index.js';
 import type { TriggerModule } from './trigger-module.js';
 
 /** A trigger module of any kind, as a registry holds it (its methods take their own kind's data). */
-export type AnyTriggerModule = TriggerModule<{ kind: string }>;
+type AnyTriggerModule = TriggerModule<{ kind: string }>;
 
 /** The trigger data a module handles. */
 export type TriggerOf<M> = M extends TriggerModule<infer T> ? T : never;

@@ -28,44 +28,46 @@ export async function workflowRunTask(
   settings: TaskSettings,
 ): Promise<PreparedTask> {
   const { trigger } = request;
-  const { setupCommands } = settings;
   const [job] = await host.failedJobs(trigger.runId);
   const step = job?.steps.find((candidate) => candidate.conclusion === 'failure');
   // Streamed: a job log can be hundreds of megabytes; the excerpt reads it once in bounded memory.
   const excerpt = job
     ? await excerptLog(await host.jobLog(job.id), { maxCharacters: LOG_EXCERPT_CHARS })
     : null;
-  let command = settings.command;
-  let why: string | null = null;
-  let derived: DerivedEnvironment | null = null;
-  if (job && step) {
-    const query = {
-      job: job.name,
-      step: step.name,
-      stepNumber: step.number,
-      logStep: excerpt?.failingStep ?? null,
-    };
-    const ref = request.headSha ?? trigger.branch;
-    const found = await fromWorkflow(
-      host,
-      { path: trigger.workflowPath, ref, images: settings.toolchainImages },
-      query,
-    );
-    derived = found.derived;
-    if (!command) {
-      const reproduction = found.recovered ? reproduce(found.recovered) : null;
-      command = reproduction?.command ?? undefined;
-      why = reproduction?.note ?? null;
-    }
-  }
+  const found =
+    job && step
+      ? await commandFor(request, host, settings, {
+          job: job.name,
+          step: step.name,
+          stepNumber: step.number,
+          logStep: excerpt?.failingStep ?? null,
+        })
+      : { command: settings.command, why: null, derived: null };
+  const { command, derived } = found;
   if (!command) {
     throw new JobRefusedError(
       `I could not find a script for the failing step${step ? ` "${step.name}"` : ''} of "${trigger.workflowName}". ` +
-        `${why ?? 'It may be an action rather than a `run:` step.'} Set \`command\` in \`.github/selfdebug.yml\`.`,
+        `${found.why ?? 'It may be an action rather than a `run:` step.'} Set \`command\` in \`.github/selfdebug.yml\`.`,
     );
   }
   const description = runDescription(trigger, job?.name, step?.name, excerpt);
-  return { task: { description, command, setupCommands }, scripts: [], derived };
+  return { task: { description, command, setupCommands: settings.setupCommands }, scripts: [], derived };
+}
+
+/** The failing job's environment from its workflow file, and the command: the given one, else the step's script. */
+async function commandFor(
+  request: TriggerRequest<FailedRunTrigger>,
+  host: CodeHost,
+  settings: TaskSettings,
+  query: Parameters<typeof recoverFailingStep>[1],
+): Promise<{ command: string | undefined; why: string | null; derived: DerivedEnvironment | null }> {
+  const { trigger } = request;
+  const ref = request.headSha ?? trigger.branch;
+  const file = { path: trigger.workflowPath, ref, images: settings.toolchainImages };
+  const { recovered, derived } = await fromWorkflow(host, file, query);
+  if (settings.command) return { command: settings.command, why: null, derived };
+  const reproduction = recovered ? reproduce(recovered) : null;
+  return { command: reproduction?.command ?? undefined, why: reproduction?.note ?? null, derived };
 }
 
 /** What failed where, and the log excerpt when there is one. */

@@ -67,6 +67,10 @@ describe('runFixPlan: the one use case every door runs its plan through', () => 
       appConfig: appConfigSchema.parse({}),
       environment: {},
     });
+    // The App keeps its loop's own time limit (docs/settings-precedence.md), whatever the operator's sandbox says.
+    expect([settings.sandbox.commandTimeoutSeconds, settings.limits.commandTimeoutSeconds]).toEqual([
+      600, 300,
+    ]);
     const { provider, counts } = countingProvider();
     const events: LoopEvent[] = [];
     const plan: FixPlan = {

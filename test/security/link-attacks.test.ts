@@ -98,6 +98,24 @@ describeWithDocker('link attacks', () => {
   );
 
   attack(
+    'swap a file the editor just read for a link leading out, before it is written back',
+    "a read's resolution is kept for the write only while nothing runs: the command forgets it, the write's check refuses the link",
+    async () => {
+      const { sandbox } = await planted();
+      expect((await sandbox.readFile('app.py'))?.content.toString()).toBe('print(1)\n');
+      expect((await sandbox.exec('rm app.py && ln -s /etc/passwd app.py')).exitCode).toBe(0);
+      await expect(sandbox.writeFile('app.py', 'owned\n')).rejects.toMatchObject({ problem: 'outside-link' });
+      expect((await sandbox.exec('head -c 5 /etc/passwd')).stdout).toBe('root:');
+      // Read then written with nothing between: it lands where the read resolved it, through a link inside.
+      expect((await sandbox.exec('echo "print(2)" > real.py && ln -s real.py alias.py')).exitCode).toBe(0);
+      expect((await sandbox.readFile('alias.py'))?.content.toString()).toBe('print(2)\n');
+      await sandbox.writeFile('alias.py', 'print(3)\n');
+      expect((await sandbox.exec('test -L alias.py && cat real.py')).stdout).toBe('print(3)\n');
+    },
+    DOCKER_TIMEOUT,
+  );
+
+  attack(
     'copy a root-only file back into the checkout through a link',
     'copyBack lists each with its reason; copyOut leaves them out; the checkout holds no secret and no link leading out',
     async () => {

@@ -57,6 +57,8 @@ pull_request:
   labels: [selfdebug]
   push_branch_on_failure: true
   title_prefix: "fix(selfdebug): "
+tests: flag
+protected_paths: [tests/golden/**]
 allowed_users: [octocat, "@hubot"]
 secret_env: [NPM_TOKEN]
 `;
@@ -339,11 +341,15 @@ describe('mappers', () => {
       maxTotalTokens: 400_000,
       maxCostUsd: 2.5,
       maxDurationSeconds: 1800,
+      tests: 'flag',
+      protectedPaths: ['tests/golden/**'],
     });
     expect(loopLimitsSchema.parse(limits).maxAttempts).toBe(8);
     const defaults = loopLimitsFrom(defaultRepoConfig);
     expect(defaults).toEqual({ maxAttempts: 5, maxTotalTokens: 0, maxCostUsd: 0, maxDurationSeconds: 0 });
     expect(loopLimitsSchema.parse(defaults).commandTimeoutSeconds).toBe(300);
+    // The test policy a repository leaves out is the loop's default: every weakening is refused.
+    expect(loopLimitsSchema.parse(defaults)).toMatchObject({ tests: 'protect', protectedPaths: [] });
   });
 
   it("lets a request's own options win over the file", () => {

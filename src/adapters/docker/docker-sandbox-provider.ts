@@ -3,7 +3,7 @@ import type { SandboxConfig } from '../../config/sandbox-config.js';
 import type { SetupExtras } from '../../config/setup-extras.js';
 import { RuntimeMissingError, WorkspaceFullError } from '../../errors/index.js';
 import { credentialNotes } from '../../sandbox/credential-plan.js';
-import type { PreparationReport } from '../../sandbox/environment.js';
+import type { EnvironmentRequest, PreparationReport } from '../../sandbox/environment.js';
 import type { OpenSandboxRequest, Sandbox, SandboxProvider } from '../../sandbox/sandbox.js';
 import { type Logger, silentLogger } from '../../util/logger.js';
 import { containerSpec } from './container-spec.js';
@@ -18,6 +18,7 @@ import { reapOrphanContainers } from './reaper.js';
 import type { RegistryCredentials } from './registry-credentials.js';
 import { checkSidecarImage } from './sidecar-check.js';
 import { Sidecars } from './sidecars.js';
+import { type ContainerNeeds, WarmContainer } from './warm-container.js';
 
 /** Opens one locked-down container per job, in the environment the job asks for, and copies its workspace in. */
 export class DockerSandboxProvider implements SandboxProvider {
@@ -84,10 +85,13 @@ export class DockerSandboxProvider implements SandboxProvider {
     };
     // Awaited by whoever copies it; this only keeps an early failure from counting as unhandled.
     input.workspace.catch(() => {});
+    // An environment still being planned (from the checkout) most often asks for the operator's image alone.
+    const warm =
+      request.environment instanceof Promise ? this.warmUp(request.jobId, request.environment) : null;
     try {
       let prepared = await this.preparer.prepare(input, sidecars);
       try {
-        return await this.start(request, prepared, sidecars);
+        return await this.start(request, prepared, sidecars, warm);
       } catch (error) {
         // A prepared environment that cannot start is broken: drop it and build it again, once.
         // One that does not fit the workspace would not fit when built again either.
@@ -96,34 +100,52 @@ export class DockerSandboxProvider implements SandboxProvider {
         await this.cache.discard(prepared.report.reused.entry);
         await sidecars.removeAll();
         prepared = await this.preparer.prepare(input, sidecars);
-        return await this.start(request, prepared, sidecars);
+        return await this.start(request, prepared, sidecars, null);
       }
     } catch (error) {
+      await warm?.discard();
       await sidecars.removeAll();
       throw mapDockerError(error, { endpoint: this.endpoint, image: this.config.image });
     }
+  }
+
+  /** Starts the container the job most likely needs (see WarmContainer): the operator's image, nothing else. */
+  private warmUp(jobId: string, planned: Promise<EnvironmentRequest>): WarmContainer {
+    const needs = { image: this.config.image, prepared: false, networkMode: 'none' };
+    return WarmContainer.start(this.docker, this.spec(jobId, needs), needs, planned);
+  }
+
+  /** The job's container as the environment needs it; the rest is the locked-down default. */
+  private spec(jobId: string, needs: ContainerNeeds) {
+    return containerSpec(this.config, jobId, {
+      image: needs.image,
+      networkMode: needs.networkMode,
+      readOnlyMounts: this.readOnlyMounts,
+      caCerts: this.caCerts,
+      // After setup the image's own files are setup's: the keeper is the one the App wrote in.
+      ...(needs.prepared ? { keeper: [KEEPER_PATH] } : {}),
+    });
   }
 
   private async start(
     request: OpenSandboxRequest,
     prepared: { image: string; report: PreparationReport },
     sidecars: Sidecars,
+    warm: WarmContainer | null,
   ): Promise<Sandbox> {
-    const spec = containerSpec(this.config, request.jobId, {
+    const needs = {
       image: prepared.image,
+      prepared: prepared.report.cacheKey !== null,
       networkMode: sidecars.networkMode,
-      readOnlyMounts: this.readOnlyMounts,
-      caCerts: this.caCerts,
-      // After setup the image's own files are setup's: the keeper is the one the App wrote in.
-      ...(prepared.report.cacheKey ? { keeper: [KEEPER_PATH] } : {}),
-    });
-    const container = await this.docker.createContainer(spec);
+    };
+    const started = (await warm?.take(needs)) ?? null;
+    const container = started ?? (await this.docker.createContainer(this.spec(request.jobId, needs)));
     const sandbox = new DockerSandbox(container, this.config, this.endpoint, {
       preparation: prepared.report,
       alongside: sidecars,
     });
     try {
-      await container.start();
+      if (!started) await container.start();
       if (prepared.report.cacheKey) await sandbox.restorePrepared();
       const copied = await sandbox.copyIn(await request.workspace);
       const notes = [...prepared.report.notes, ...credentialNotes(copied.removed)];

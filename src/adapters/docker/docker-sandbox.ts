@@ -31,16 +31,11 @@ import { replaceDirectoryContents } from '../../util/replace-directory-contents.
 import { ContainerCalls, drain } from './container-calls.js';
 import { PREPARED_WORKSPACE } from './environment-cache.js';
 import { killCommand, OOM_COUNTER_COMMAND, parseOomCount, runCommand } from './exec-wrapper.js';
-import {
-  parsePathCheck,
-  parseReadFile,
-  pathCheckCommand,
-  readFileCommand,
-  workspaceFile,
-} from './path-check.js';
+import { parseReadFile, readFileCommand, workspaceFile } from './path-check.js';
 import { singleFileArchive } from './single-file-archive.js';
 import { StreamDemuxer } from './stream-demuxer.js';
 import { extractWorkspace, packWorkspace } from './workspace-archive.js';
+import { WriteLanding } from './write-landing.js';
 
 /** How long a killed command's stream may linger (a daemonised grandchild holding stdout) before we stop reading. */
 const KILL_GRACE_MS = 2000;
@@ -73,6 +68,7 @@ export class DockerSandbox implements Sandbox {
   private readonly execUser: string;
   /** Calls into the engine for this container, with its errors mapped. */
   private readonly calls: ContainerCalls;
+  private readonly landing: WriteLanding;
   private workspaceFilled = false;
   private oomKillsSeen = 0;
 
@@ -92,6 +88,7 @@ export class DockerSandbox implements Sandbox {
     this.preparation = extras.preparation ?? null;
     this.alongside = extras.alongside ?? null;
     this.calls = new ContainerCalls(container, endpoint, this.execUser, () => this.disposed);
+    this.landing = new WriteLanding(this.calls, this.workdir);
   }
 
   /** Containers that live and die with this one (the network holder, services). */
@@ -102,6 +99,7 @@ export class DockerSandbox implements Sandbox {
   }
 
   async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
+    this.landing.forget();
     const timeoutSeconds = options.timeoutSeconds ?? this.config.commandTimeoutSeconds;
     const started = performance.now();
     const pidFile = `/tmp/.selfdebug-exec-${randomUUID()}`;
@@ -157,6 +155,7 @@ export class DockerSandbox implements Sandbox {
   }
 
   async readFile(path: string): Promise<WorkspaceFile | null> {
+    this.landing.forget();
     const relative = checkedPath(path);
     // Read by a command run as the sandbox user: the engine's archive API would read as root.
     const read = await this.calls.runBytes(
@@ -168,19 +167,14 @@ export class DockerSandbox implements Sandbox {
     const outcome = parseReadFile(relative, read.stdout);
     if (outcome instanceof WorkspacePathError) throw outcome;
     if (outcome === null || outcome.content.length > MAX_READ_BYTES) return null;
+    this.landing.read(relative, outcome.resolved);
     return workspaceFile(relative, outcome);
   }
 
   async writeFile(path: string, content: string | Buffer, mode = DEFAULT_FILE_MODE): Promise<void> {
     const relative = checkedPath(path);
     const bytes = typeof content === 'string' ? Buffer.from(content) : content;
-    // Checked first: the engine would replace a file in the way by a folder, or a folder (or a link) by
-    // the file, and would follow a link anywhere. It is given the path with every link resolved.
-    const check = await this.calls.runBytes(pathCheckCommand(this.workdir, relative), 16 * 1024);
-    if (check.exitCode !== 0)
-      throw new WorkspaceTransferError('in', `could not check ${relative}: ${check.stderr.slice(0, 500)}`);
-    const landing = parsePathCheck(relative, check.stdout);
-    if (landing instanceof WorkspacePathError) throw landing;
+    const landing = await this.landing.of(relative);
     try {
       await this.container.putArchive(singleFileArchive(landing.resolved, bytes, mode, this.owner()), {
         path: this.workdir,
@@ -195,6 +189,7 @@ export class DockerSandbox implements Sandbox {
   }
 
   async copyIn(hostDir: string): Promise<CopyInReport> {
+    this.landing.forget();
     if (this.workspaceFilled) {
       const cleared = await this.calls.runQuiet(['find', this.workdir, '-mindepth', '1', '-delete']);
       if (cleared.exitCode !== 0) {
@@ -287,6 +282,7 @@ export class DockerSandbox implements Sandbox {
    * the workspace limit like anything else the job writes.
    */
   async restorePrepared(): Promise<void> {
+    this.landing.forget();
     const restored = await this.calls.runQuiet([
       'sh',
       '-c',
