@@ -27,12 +27,75 @@ const inPackage = (names) => `(^|/)node_modules/(@types/)?(${names.join('|')})/`
 const SDK = inPackage(SDK_NAMES);
 const PROBOT = inPackage(['probot']);
 
-/** Rooms that hold logic and ports only: they never see an adapter or an SDK. */
-const INNER =
-  '^src/(loop|ci-logs|report|environment|config|errors|queue|sandbox|model|workspace|code-host|util|eval|metrics|jobs-page|doctor|triggers|fix)/';
+const { ROOMS } = require('./scripts/rooms.cjs');
+
+/** Where a room's modules live: a folder of src/, or src/index.ts itself. */
+const roomPath = (room) => (room === 'index.ts' ? '^src/index\\.ts$' : `^src/${room}/`);
+const roomAlternatives = (rooms) =>
+  rooms.map((room) => (room === 'index.ts' ? 'index\\.ts$' : `${room}/`)).join('|');
+
+/** One rule per room, from scripts/rooms.cjs: it imports only itself and the rooms listed for it. */
+const mayImport = Object.entries(ROOMS).map(([room, allowed]) => ({
+  name: `may-import:${room}`,
+  severity: 'error',
+  comment: `src/${room} may import only ${allowed.join(', ') || 'nothing of ours'} (scripts/rooms.cjs, docs/architecture.md).`,
+  from: { path: roomPath(room) },
+  to: { path: '^src/', pathNot: `^src/(${roomAlternatives([room, ...allowed])})` },
+}));
+
+/** A module outside every listed room: a new room needs its line in scripts/rooms.cjs. */
+const everyRoomListed = {
+  name: 'every-room-listed',
+  severity: 'error',
+  comment: 'A new room: add it and what it may import to scripts/rooms.cjs, then run `npm run picture`.',
+  from: { path: '^src/', pathNot: `^src/(${roomAlternatives(Object.keys(ROOMS))})` },
+  to: {},
+};
+
+/**
+ * Rooms that keep an index.ts: every import from outside the room goes through it, so the index is the
+ * room's whole surface. The other rooms have no index (nothing imports one: `no-orphans` would fail).
+ */
+const INDEXED_ROOMS = [
+  'fix',
+  'triggers',
+  'errors',
+  'report',
+  'ci-logs',
+  'adapters/github',
+  'adapters/git',
+  'adapters/openai',
+  'adapters/prometheus',
+];
+
+/** One rule per indexed room: from outside it, only its index.ts. */
+const throughTheIndex = INDEXED_ROOMS.map((room) => ({
+  name: `through-the-index:${room}`,
+  severity: 'error',
+  comment: `Outside src/${room}/, import its index.ts: the index is the room's surface.`,
+  from: { path: '^src/', pathNot: `^src/${room}/` },
+  to: { path: `^src/${room}/`, pathNot: `^src/${room}/index\\.ts$` },
+}));
+
+/** A room missing from INDEXED_ROOMS has no index: importing one means the list above is out of date. */
+const noOtherIndex = {
+  name: 'no-unlisted-index',
+  severity: 'error',
+  comment:
+    'A room index not listed in INDEXED_ROOMS (.dependency-cruiser.cjs): list it, or import the files.',
+  from: {},
+  to: {
+    path: '^src/.+/index\\.ts$',
+    pathNot: `^src/(${INDEXED_ROOMS.join('|')})/index\\.ts$`,
+  },
+};
 
 module.exports = {
   forbidden: [
+    ...mayImport,
+    everyRoomListed,
+    ...throughTheIndex,
+    noOtherIndex,
     {
       name: 'no-circular',
       severity: 'error',
@@ -66,38 +129,6 @@ module.exports = {
       to: { path: PROBOT },
     },
     {
-      name: 'inner-rooms-import-no-adapter',
-      severity: 'error',
-      comment: 'Logic and ports never import an adapter: the composition root passes one in.',
-      from: { path: INNER },
-      to: { path: '^src/adapters/' },
-    },
-    {
-      name: 'runner-and-app-import-no-adapter',
-      severity: 'error',
-      comment:
-        'The job runner and the webhook handlers only sequence ports; src/compose builds the adapters.',
-      from: { path: '^src/(jobs|app)/' },
-      to: { path: '^src/adapters/' },
-    },
-    {
-      name: 'the-app-builds-no-adapter',
-      severity: 'error',
-      comment:
-        'The Probot app function wires handlers to a queue; src/compose builds the adapters it hands them.',
-      from: { path: '^src/index\\.ts$' },
-      to: { path: '^src/adapters/' },
-    },
-    {
-      name: 'commands-build-no-adapter',
-      severity: 'error',
-      comment:
-        'The CLI and the Action read arguments and settings and print; src/compose builds the adapters ' +
-        'they run with (loading them on demand where a command may not need them).',
-      from: { path: '^src/(cli|action)/' },
-      to: { path: '^src/adapters/' },
-    },
-    {
       name: 'action-points-inward',
       severity: 'error',
       comment:
@@ -106,44 +137,6 @@ module.exports = {
         'included), no adapter, and nothing of the App (its handlers, src/index.ts) or the CLI.',
       from: { path: '^src/action/' },
       to: { path: [SDK, PROBOT, '^src/(adapters|app|cli)/', '^src/index\\.ts$'] },
-    },
-    {
-      name: 'inner-rooms-point-inward',
-      severity: 'error',
-      comment: 'Logic rooms never import the runner, the handlers, the CLI or the composition root.',
-      from: { path: INNER },
-      to: { path: '^src/(jobs|app|cli|compose)/|^src/index\\.ts$' },
-    },
-    {
-      name: 'adapters-point-inward',
-      severity: 'error',
-      comment:
-        'Adapters implement ports; they never import the runner, the handlers, the CLI or the composition root.',
-      from: { path: '^src/adapters/' },
-      to: { path: '^src/(jobs|app|cli|compose)/|^src/index\\.ts$' },
-    },
-    {
-      name: 'jobs-and-app-are-not-entry-points',
-      severity: 'error',
-      comment: 'The runner and the handlers never import the CLI or the composition root (it imports them).',
-      from: { path: '^src/(jobs|app)/' },
-      to: { path: '^src/(cli|compose)/' },
-    },
-    {
-      name: 'jobs-page-renders-records',
-      severity: 'error',
-      comment:
-        "The jobs page turns the queue's records into HTML with the report room's formats and redactor; " +
-        'it reads the store through the port its handler is given, and knows nothing else.',
-      from: { path: '^src/jobs-page/' },
-      to: { path: '^src/', pathNot: '^src/(jobs-page|queue|report)/' },
-    },
-    {
-      name: 'errors-at-the-bottom',
-      severity: 'error',
-      comment: 'Typed errors are imported by every room, so they import none.',
-      from: { path: '^src/errors/' },
-      to: { path: '^src/', pathNot: '^src/errors/' },
     },
     {
       name: 'no-orphans',

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { recoverFailingStep } from '../ci-logs/workflow-step.js';
+import { recoverFailingStep } from '../ci-logs/index.js';
 import type { ActionCodeHost, RunJob } from '../code-host/code-host.js';
 import { type DerivedEnvironment, deriveEnvironment } from '../environment/derive-environment.js';
 import type { ToolchainImageMap } from '../environment/toolchain-images.js';
 
-export interface FailedStep {
+interface FailedStep {
   command: string;
   jobName: string;
   stepName: string;

@@ -31,7 +31,7 @@ export function inputVariable(name: ActionInputName): string {
 }
 
 /** An input as the runner passes it: unset and blank are the same (action.yml defaults are already applied). */
-export function readInput(env: Environment, name: ActionInputName): string | undefined {
+function readInput(env: Environment, name: ActionInputName): string | undefined {
   const value = env[inputVariable(name)]?.trim();
   return value === undefined || value === '' ? undefined : value;
 }

@@ -1,8 +1,7 @@
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { JobView, Redactor } from '../report/index.js';
 import { renderAttemptComment, renderStatusComment } from '../report/index.js';
-import type { JobView } from '../report/job-view.js';
-import type { Redactor } from '../report/redact.js';
 
 /** GitHub shows at most 1 MiB of one step's summary; past it the whole summary is dropped. */
 const SUMMARY_LIMIT = 1_000_000;

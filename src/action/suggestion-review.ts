@@ -1,5 +1,5 @@
 import type { ActionCodeHost, PullRequestFile, ReviewComment } from '../code-host/code-host.js';
-import type { Redactor } from '../report/redact.js';
+import type { Redactor } from '../report/index.js';
 import { moveToHead } from './head-lines.js';
 import { placeable, type SuggestionComment, suggestionsFrom } from './suggestions.js';
 

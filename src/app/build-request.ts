@@ -11,7 +11,7 @@ interface RepositoryPayload {
   private: boolean;
 }
 
-export function repositoryInfo(repository: RepositoryPayload): RepositoryInfo {
+function repositoryInfo(repository: RepositoryPayload): RepositoryInfo {
   return {
     ...(repository.id === undefined ? {} : { id: repository.id }),
     owner: repository.owner.login,

@@ -38,7 +38,7 @@ export const COMMAND_DESCRIPTIONS: readonly CommandDescription[] = [
  * Marks the App's help comment so later code can find and edit it in place
  * instead of posting another one.
  */
-export const HELP_MARKER = '<!-- selfdebug:help -->';
+const HELP_MARKER = '<!-- selfdebug:help -->';
 
 /**
  * The help comment. Usages sit in inline code so the App's own comment can

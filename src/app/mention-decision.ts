@@ -12,7 +12,7 @@ import { parseMention } from './parse-mention.js';
 export type MentionContext = Context<'issue_comment.created'> | Context<'issues.opened'>;
 
 /** Where the 👀 goes once a job is queued: the comment that asked, or the issue itself. */
-export type ReactTarget = Parameters<CodeHost['react']>[0];
+type ReactTarget = Parameters<CodeHost['react']>[0];
 
 /**
  * What a mention comes to, decided before anything is written: nothing, a

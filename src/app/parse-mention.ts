@@ -1,14 +1,14 @@
-import { ConfigError } from '../errors/config-errors.js';
+import { ConfigError } from '../errors/index.js';
 
 /** Every command the App understands or will understand; `help` is the only one live so far. */
-export const COMMAND_NAMES = ['fix', 'explain', 'retry', 'stop', 'help'] as const;
+const COMMAND_NAMES = ['fix', 'explain', 'retry', 'stop', 'help'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 export type Mention =
   | { kind: 'command'; command: CommandName; arguments: string }
   | { kind: 'unknown'; word: string; arguments: string };
 
-export const DEFAULT_HANDLE = 'selfdebug';
+const DEFAULT_HANDLE = 'selfdebug';
 
 /**
  * Finds the first `@handle command arguments` in a comment body. A bare

@@ -17,7 +17,7 @@ const { charCodeAt, startsWith, trimEnd } = String.prototype;
  * Weights: 90+ a failing test named; 70–80 an error that explains; 75 a
  * runner's failure summary; 50–60 assertion details; below 40 context.
  */
-export type LineKind = 'test' | 'summary' | 'error' | 'detail' | 'warning' | 'noise' | 'plain';
+type LineKind = 'test' | 'summary' | 'error' | 'detail' | 'warning' | 'noise' | 'plain';
 
 export interface LineClass {
   kind: LineKind;

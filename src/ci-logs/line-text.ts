@@ -9,7 +9,7 @@ const { charCodeAt } = String.prototype;
  * which is all classification needs; `showLine` decodes the UTF-8, removes
  * other control characters and cuts long lines, only for lines being kept.
  */
-export const MAX_SHOWN_CHARACTERS = 400;
+const MAX_SHOWN_CHARACTERS = 400;
 
 // `2024-01-01T00:00:00.0000000Z ` — the Actions and Azure runners' prefix on every line they write;
 // GitLab's adds a stream tag (`00O `, `01E+ `). Then the clocks other tools print: Jenkins' timestamper

@@ -5,7 +5,7 @@ import type { CiSystem } from './ci-format.js';
 export type { StepEnd } from './chosen-lines.js';
 
 /** One line of an excerpt: its 1-based number in the input and its cleaned text. */
-export interface ExcerptLine {
+interface ExcerptLine {
   n: number;
   text: string;
 }

@@ -177,7 +177,7 @@ function describe(
  * The step by the API's name (also as `Post <name>` for post steps), then by
  * the log's `Run <first line>` title, then by the API's step number.
  */
-export function findStep(job: WorkflowJob, query: StepQuery, matrix: Record<string, string>): number {
+function findStep(job: WorkflowJob, query: StepQuery, matrix: Record<string, string>): number {
   const unused = new Set<string>();
   const names = job.steps.map((step) =>
     step.name === null ? null : substitute(step.name, { matrix }, unused),
@@ -210,7 +210,7 @@ function titleOf(
 }
 
 /** How GitHub titles a step without `name:` (and every run step in the log): `Run <first line>`. */
-export function defaultName(step: WorkflowStep): string | null {
+function defaultName(step: WorkflowStep): string | null {
   if (step.run !== null) return `Run ${step.run.trim().split('\n')[0]?.trim() ?? ''}`;
   if (step.uses !== null) return `Run ${step.uses}`;
   return null;

@@ -15,7 +15,7 @@ export interface WorkflowStep {
   with: Record<string, string>;
 }
 
-export interface RunDefaults {
+interface RunDefaults {
   shell: string | null;
   workingDirectory: string | null;
 }
@@ -174,6 +174,6 @@ function safeParse(text: string): unknown {
   }
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
+function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -13,7 +13,7 @@ import {
 } from '../config/repo-config.js';
 import type { OutputStream } from './output-stream.js';
 
-export const CONFIG_USAGE = [
+const CONFIG_USAGE = [
   'Usage: selfdebug config check [FILE] [--format text|markdown]',
   '',
   `Validates FILE (default: ./${REPO_CONFIG_PATH}) with the App's own messages and prints the`,

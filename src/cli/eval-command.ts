@@ -5,13 +5,13 @@ import { loadLanguageModel } from '../compose/language-model.js';
 import { loadSandboxConfig, parseSandboxConfig } from '../config/load-config.js';
 import { loadModelConfig, parseModelConfig } from '../config/model-config.js';
 import type { Environment } from '../config/read-environment.js';
-import { ConfigError } from '../errors/config-errors.js';
-import { ModelAuthError } from '../errors/model-errors.js';
 import {
+  ConfigError,
   EngineUnreachableError,
   ImageNotAllowedError,
   ImageNotFoundError,
-} from '../errors/sandbox-errors.js';
+  ModelAuthError,
+} from '../errors/index.js';
 import { renderTable } from '../eval/eval-table.js';
 import type { EvalTask } from '../eval/eval-task.js';
 import { loadSuite, SuiteNotFoundError } from '../eval/load-suite.js';
@@ -33,10 +33,10 @@ export interface EvalIO {
   cwd?: string;
 }
 
-export const EXIT_RAN = 0;
-export const EXIT_FAILED = 1;
-export const EXIT_USAGE = 2;
-export const EXIT_CANCELLED = 130;
+const EXIT_RAN = 0;
+const EXIT_FAILED = 1;
+const EXIT_USAGE = 2;
+const EXIT_CANCELLED = 130;
 
 /**
  * `selfdebug eval DIR`: the suite through the loop and the one-shot baseline,

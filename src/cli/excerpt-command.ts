@@ -10,7 +10,7 @@ export interface ExcerptIO {
   stdin?: AsyncIterable<Uint8Array | string>;
 }
 
-export const EXCERPT_USAGE = [
+const EXCERPT_USAGE = [
   'Usage: selfdebug excerpt <log-file | -> [--max-lines N] [--json]',
   '',
   'Prints the lines of a CI log that explain its failure, with their line numbers:',

@@ -7,19 +7,21 @@ import { type FolderConfig, readFolderConfig } from '../config/folder-config.js'
 import type { Environment } from '../config/read-environment.js';
 import { localScope } from '../environment/cache-scope.js';
 import type { EnvironmentPlan } from '../environment/plan-environment.js';
-import { ConfigError, RepoConfigFileError } from '../errors/config-errors.js';
-import { ModelAuthError, ModelUnreachableError } from '../errors/model-errors.js';
 import {
+  ConfigError,
   EngineUnreachableError,
   ImageNotAllowedError,
   ImageNotFoundError,
   ImagePullError,
-} from '../errors/sandbox-errors.js';
+  ModelAuthError,
+  ModelUnreachableError,
+  RepoConfigFileError,
+} from '../errors/index.js';
 import { type FixPlan, runFixPlan } from '../fix/index.js';
 import type { LoopResult } from '../loop/run-loop.js';
 import { RecordingModel } from '../model/recording-model.js';
 import { ScriptedModel } from '../model/scripted-model.js';
-import { Redactor } from '../report/redact.js';
+import { Redactor } from '../report/index.js';
 import { EnvironmentSetupError } from '../sandbox/setup-error.js';
 import type { CopyBackReport } from '../workspace/copy-back.js';
 import { planFixEnvironment } from './fix-environment.js';
@@ -39,9 +41,9 @@ export interface FixIO {
   isTTY: boolean;
 }
 
-export const EXIT_FIXED = 0;
-export const EXIT_NOT_FIXED = 1;
-export const EXIT_USAGE = 2;
+const EXIT_FIXED = 0;
+const EXIT_NOT_FIXED = 1;
+const EXIT_USAGE = 2;
 
 /**
  * `selfdebug fix`: runs the self-debugging loop on a local folder and writes

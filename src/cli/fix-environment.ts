@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { parseWorkflow } from '../ci-logs/workflow-yaml.js';
+import { parseWorkflow } from '../ci-logs/index.js';
 import type { FolderConfig } from '../config/folder-config.js';
 import { type DerivedEnvironment, deriveEnvironment } from '../environment/derive-environment.js';
 import { folderToolchain } from '../environment/folder-toolchain.js';
@@ -92,7 +92,7 @@ async function fromWorkflowFile(
 }
 
 /** `path/ci.yml:test` → the path and the job; a `:` that is part of the path (no job after it) stays. */
-export function splitWorkflowArgument(value: string): { path: string; job: string | undefined } {
+function splitWorkflowArgument(value: string): { path: string; job: string | undefined } {
   const match = /^(.*\.ya?ml):([^/:]+)$/.exec(value);
   return match ? { path: match[1]!, job: match[2]! } : { path: value, job: undefined };
 }

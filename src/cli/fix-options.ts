@@ -3,14 +3,13 @@ import {
   MAX_ATTEMPTS_LIMIT,
   type OptionSpec,
   parseOptions,
-  type SandboxChoice,
   SHARED_OPTIONS,
   type SharedValues,
   sharedValues,
   UsageError,
 } from './option-values.js';
 
-export { MAX_ATTEMPTS_LIMIT, type SandboxChoice, UsageError };
+export { UsageError };
 
 /** `selfdebug fix` as typed; `undefined` means "not given: keep the environment's setting". */
 export interface FixOptions extends SharedValues {

@@ -1,6 +1,6 @@
 import type { LoopEvent, LoopOutcome, Spend } from '../loop/events.js';
 import type { Reflection } from '../loop/schemas.js';
-import { environmentLines } from '../report/environment-summary.js';
+import { environmentLines } from '../report/index.js';
 import type { ExecResult } from '../sandbox/sandbox.js';
 import type { OutputStream } from './output-stream.js';
 import { clip, duration, indent, paint, plain, plural, Spinner, type Style } from './terminal.js';

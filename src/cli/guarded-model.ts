@@ -1,5 +1,4 @@
-import { ModelUnreachableError } from '../errors/model-errors.js';
-import { SelfdebugError } from '../errors/selfdebug-error.js';
+import { ModelUnreachableError, SelfdebugError } from '../errors/index.js';
 import type { LanguageModel, ModelRequest, ModelResponse, ModelWindow } from '../model/language-model.js';
 import type { ScriptedModel } from '../model/scripted-model.js';
 

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { SelfdebugError } from '../errors/selfdebug-error.js';
+import { SelfdebugError } from '../errors/index.js';
 
 /** The person typed something a command cannot run; the message says what to type instead. */
 export class UsageError extends SelfdebugError {
@@ -32,7 +32,7 @@ interface OptionToken {
 type Refuse = (message: string) => Error;
 
 /** Unknown options, missing, empty or swallowed values, and options given twice that do not repeat. */
-export function checkOptionTokens(
+function checkOptionTokens(
   tokens: readonly OptionToken[],
   options: Record<string, OptionSpec>,
   command: string,
@@ -78,9 +78,9 @@ export function wholeNumber(
   return number;
 }
 
-export const MAX_TIMEOUT_SECONDS = 86_400;
+const MAX_TIMEOUT_SECONDS = 86_400;
 
-export function timeoutSeconds(value: string | undefined, refuse: Refuse): number | undefined {
+function timeoutSeconds(value: string | undefined, refuse: Refuse): number | undefined {
   if (value === undefined) return undefined;
   // Strict on purpose: Number() would accept "1e3", "0x10" or " " and let NaN through elsewhere.
   const seconds = /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
@@ -92,7 +92,7 @@ export function timeoutSeconds(value: string | undefined, refuse: Refuse): numbe
   return seconds;
 }
 
-export function baseUrl(value: string | undefined, refuse: Refuse): string | undefined {
+function baseUrl(value: string | undefined, refuse: Refuse): string | undefined {
   if (value === undefined) return undefined;
   let protocol = '';
   try {
@@ -104,9 +104,9 @@ export function baseUrl(value: string | undefined, refuse: Refuse): string | und
   return value;
 }
 
-export type SandboxChoice = 'docker' | 'local';
+type SandboxChoice = 'docker' | 'local';
 
-export function sandboxChoice(value: string | undefined, refuse: Refuse): SandboxChoice | undefined {
+function sandboxChoice(value: string | undefined, refuse: Refuse): SandboxChoice | undefined {
   if (value === undefined || value === 'docker' || value === 'local') return value;
   throw refuse(`--sandbox must be "docker" or "local", got "${value}".`);
 }

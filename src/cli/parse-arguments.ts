@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 
-export const CLI_COMMANDS = ['help', 'doctor', 'fix', 'eval', 'worker', 'excerpt', 'config'] as const;
+const CLI_COMMANDS = ['help', 'doctor', 'fix', 'eval', 'worker', 'excerpt', 'config'] as const;
 
 export type CliRequest =
   | { kind: 'help' }

@@ -1,11 +1,11 @@
 import type { OpsServer } from '../compose/ops-server.js';
 import type { JobSettings } from '../compose/settings.js';
 import type { Environment } from '../config/read-environment.js';
-import { SelfdebugError } from '../errors/selfdebug-error.js';
+import { SelfdebugError } from '../errors/index.js';
 import type { JobStore } from '../queue/job-store.js';
 import type { OutputStream } from './output-stream.js';
 
-export const WORKER_USAGE = [
+const WORKER_USAGE = [
   'Usage: selfdebug worker [--metrics-port PORT]',
   '',
   'Runs jobs from the queue the App fills, until SIGTERM or Ctrl-C; then it takes no new',

@@ -9,7 +9,7 @@ import { observeGitHub } from './observe-github.js';
  * authenticated as the installation the webhook came from, on its repository.
  * Its idempotent requests are sent again on a stale keep-alive socket, as a job's are.
  */
-export function contextCodeHost(context: Context): CodeHost {
+function contextCodeHost(context: Context): CodeHost {
   return new GitHubCodeHost(useReconnectingFetch(context.octokit), context.repo());
 }
 

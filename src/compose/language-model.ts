@@ -1,8 +1,6 @@
-import type { ProbeCheck, ProbeOptions } from '../adapters/openai/probe-server.js';
+import type { ProbeCheck, ProbeOptions } from '../adapters/openai/index.js';
 import type { ModelConfig } from '../config/model-config.js';
 import type { LanguageModel } from '../model/language-model.js';
-
-export type { ProbeCheck } from '../adapters/openai/probe-server.js';
 
 /**
  * The model server the settings name, for a command (`selfdebug fix`,

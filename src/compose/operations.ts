@@ -2,7 +2,7 @@ import type { ApplicationFunctionOptions, Context, Probot } from 'probot';
 import { PrometheusMetrics } from '../adapters/prometheus/index.js';
 import type { CodeHost } from '../code-host/code-host.js';
 import type { AppConfig } from '../config/app-config.js';
-import { QueueError } from '../errors/job-errors.js';
+import { QueueError } from '../errors/index.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { JobStore } from '../queue/job-store.js';
 import type { Logger } from '../util/logger.js';

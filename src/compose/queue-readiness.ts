@@ -1,10 +1,10 @@
 import type { AppConfig } from '../config/app-config.js';
-import { QueueError } from '../errors/job-errors.js';
+import { QueueError } from '../errors/index.js';
 import type { JobStore } from '../queue/job-store.js';
 import { Redactor } from '../report/index.js';
 
 /** Longer than a healthy queue ever takes, shorter than a health check's timeout. */
-export const QUEUE_ANSWER_MS = 2000;
+const QUEUE_ANSWER_MS = 2000;
 
 /**
  * Whether the job queue answers: `store.counts()` within `timeoutMs`. A

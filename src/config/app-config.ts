@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError } from '../errors/config-errors.js';
+import { ConfigError } from '../errors/index.js';
 import { type Environment, readEnvironment } from './read-environment.js';
 
 /**
@@ -76,7 +76,6 @@ export const appConfigSchema = z.object({
 });
 
 export type AppConfig = z.infer<typeof appConfigSchema>;
-export type AppConfigInput = z.input<typeof appConfigSchema>;
 
 /** Environment variable for each setting; unset or empty variables keep the default. */
 export const appEnvironment = {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { RepoConfigFileError } from '../errors/config-errors.js';
+import { RepoConfigFileError } from '../errors/index.js';
 import { loadAppConfig } from './app-config.js';
 import type { Environment } from './read-environment.js';
 import {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError } from '../errors/config-errors.js';
+import { ConfigError } from '../errors/index.js';
 import { type Environment, readEnvironment } from './read-environment.js';
 import { type SandboxConfig, sandboxConfigSchema, sandboxEnvironment } from './sandbox-config.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError } from '../errors/config-errors.js';
+import { ConfigError } from '../errors/index.js';
 import { type Environment, readEnvironment } from './read-environment.js';
 
 /**
@@ -52,7 +52,6 @@ export type ModelConfig = z.infer<typeof modelConfigSchema>;
 export type ModelConfigInput = z.input<typeof modelConfigSchema>;
 /** The mode a request actually uses; "auto" is resolved before anything is sent. */
 export type StructuredOutputMode = Exclude<ModelConfig['structuredOutput'], 'auto'>;
-export type ToolsSetting = ModelConfig['tools'];
 
 /** Environment variables for each setting, first set one wins; unset variables keep the default. */
 export const modelEnvironment = {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError } from '../errors/config-errors.js';
+import { ConfigError } from '../errors/index.js';
 
 export type Environment = Record<string, string | undefined>;
 

@@ -18,7 +18,7 @@ export function strictSection<Shape extends z.ZodRawShape>(shape: Shape) {
   });
 }
 
-export function unknownKeysMessage(keys: readonly string[], known: readonly string[]): string {
+function unknownKeysMessage(keys: readonly string[], known: readonly string[]): string {
   const described = keys.map((key) => {
     const suggestion = closestKey(key, known);
     return suggestion === undefined ? `"${key}"` : `"${key}" (did you mean "${suggestion}"?)`;

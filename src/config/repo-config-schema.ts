@@ -41,7 +41,7 @@ const globListSchema = (description: string) =>
   z.array(z.string().trim().min(1, 'must not be empty')).default([]).meta({ description });
 
 /** Only this machine may be spoken to in plain HTTP; anything remote needs TLS. */
-export function isLoopbackHostname(hostname: string): boolean {
+function isLoopbackHostname(hostname: string): boolean {
   const lowered = hostname.toLowerCase();
   if (lowered === 'localhost' || lowered.endsWith('.localhost') || lowered === '[::1]') return true;
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(lowered);
@@ -252,8 +252,6 @@ export const repoConfigSchema = strictSection({
 
 /** The parsed file, every default filled in; keys as written in YAML. */
 export type RepoConfig = z.output<typeof repoConfigSchema>;
-/** What may be written in the file. */
-export type RepoConfigInput = z.input<typeof repoConfigSchema>;
 
 /** What a repository without `.github/selfdebug.yml` gets; frozen, since it is shared. */
 export const defaultRepoConfig: RepoConfig = deepFreeze(repoConfigSchema.parse({}));

@@ -1,22 +1,19 @@
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
-import { SelfdebugError } from '../errors/selfdebug-error.js';
+import { SelfdebugError } from '../errors/index.js';
 import { type RepoConfig, repoConfigSchema } from './repo-config-schema.js';
 
-export { applyOperatorCeilings, type CeilingResult } from './repo-config-ceilings.js';
+export { applyOperatorCeilings } from './repo-config-ceilings.js';
 export { repoConfigJsonSchema, repoConfigJsonSchemaText } from './repo-config-json-schema.js';
 export {
   handlerConfig,
   loopLimitsFrom,
   modelOverrides,
-  type RepoHandlerConfig,
   sandboxOverrides,
 } from './repo-config-mappers.js';
 export {
   defaultRepoConfig,
   type RepoConfig,
-  type RepoConfigInput,
-  repoConfigSchema,
 } from './repo-config-schema.js';
 
 export const REPO_CONFIG_PATH = '.github/selfdebug.yml';

@@ -1,15 +1,19 @@
 import { loadAppConfig } from '../config/app-config.js';
 import { loadSandboxConfig } from '../config/load-config.js';
 import type { Environment } from '../config/read-environment.js';
-import { ModelAuthError } from '../errors/model-errors.js';
-import { EngineUnreachableError, ImageNotFoundError, RuntimeMissingError } from '../errors/sandbox-errors.js';
+import {
+  EngineUnreachableError,
+  ImageNotFoundError,
+  ModelAuthError,
+  RuntimeMissingError,
+} from '../errors/index.js';
 import { loadQueueConfig } from '../queue/queue-config.js';
 import { checkGitHubApp } from './doctor-github-check.js';
 import type { DoctorPorts } from './doctor-ports.js';
 import { type CheckResult, fail, messageOf, ok, skip } from './doctor-result.js';
 import { checkSetupSettings } from './doctor-setup-check.js';
 
-export type { CheckResult, CheckStatus } from './doctor-result.js';
+export type { CheckResult } from './doctor-result.js';
 
 /**
  * The checks of `selfdebug doctor`, which the App also runs at start-up. Each
@@ -19,21 +23,8 @@ export type { CheckResult, CheckStatus } from './doctor-result.js';
 
 export type { DoctorPorts } from './doctor-ports.js';
 
-export const CHECK_NAMES = [
-  'docker engine',
-  'sandbox image',
-  'sandbox limits',
-  'sidecar image',
-  'setup settings',
-  'model server',
-  'github app',
-  'webhook secret',
-  'queue',
-  'webhook proxy',
-] as const;
-
 /** Docker engine, image and sandbox limits: three rows, the later ones skipped when an earlier one fails. */
-export async function checkSandbox(
+async function checkSandbox(
   env: Environment,
   ports: DoctorPorts,
   options: { containerSpec?: boolean } = {},
@@ -132,7 +123,7 @@ function notChecked(names: string[], why = 'fix the row above first'): CheckResu
   return names.map((name) => skip(name, `not checked: ${why}`));
 }
 
-export async function checkModel(ports: DoctorPorts): Promise<CheckResult> {
+async function checkModel(ports: DoctorPorts): Promise<CheckResult> {
   try {
     return await ports.probeModel();
   } catch (error) {
@@ -141,7 +132,7 @@ export async function checkModel(ports: DoctorPorts): Promise<CheckResult> {
   }
 }
 
-export function checkWebhookSecret(env: Environment): CheckResult {
+function checkWebhookSecret(env: Environment): CheckResult {
   if (env.WEBHOOK_SECRET?.trim()) return ok('webhook secret', 'WEBHOOK_SECRET is set');
   return fail(
     'webhook secret',
@@ -151,7 +142,7 @@ export function checkWebhookSecret(env: Environment): CheckResult {
 }
 
 /** SQLite: the file's folder can be written to; Redis: the server answers; memory: a warning only. */
-export async function checkQueue(
+async function checkQueue(
   env: Environment,
   ports: DoctorPorts,
   options: { redis?: boolean } = {},
@@ -221,7 +212,7 @@ function displayRedis(url: string): string {
 }
 
 /** WEBHOOK_PROXY_URL (smee.io) delivers webhooks to a machine GitHub cannot reach; Probot needs smee-client for it. */
-export function checkWebhookProxy(env: Environment, ports: DoctorPorts): CheckResult {
+function checkWebhookProxy(env: Environment, ports: DoctorPorts): CheckResult {
   const name = 'webhook proxy';
   const url = env.WEBHOOK_PROXY_URL?.trim();
   if (!url) {

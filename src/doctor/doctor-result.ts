@@ -1,7 +1,7 @@
 /** One line of `selfdebug doctor`'s table, and the helpers the checks build them with. */
 
 /** ok ✔, fail ✘ (blocks use: non-zero exit), skip – (not checked, or not needed with these settings). */
-export type CheckStatus = 'ok' | 'fail' | 'skip';
+type CheckStatus = 'ok' | 'fail' | 'skip';
 
 export interface CheckResult {
   name: string;

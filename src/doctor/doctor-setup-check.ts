@@ -1,7 +1,7 @@
 import { loadSandboxConfig } from '../config/load-config.js';
 import type { Environment } from '../config/read-environment.js';
 import { readSetupExtras } from '../config/setup-extras.js';
-import { ConfigError } from '../errors/config-errors.js';
+import { ConfigError } from '../errors/index.js';
 import type { DoctorPorts } from './doctor-ports.js';
 import { type CheckResult, fail, messageOf, ok, skip } from './doctor-result.js';
 

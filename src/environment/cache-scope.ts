@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { CacheScope } from '../sandbox/environment.js';
 
 /** A branch name as a full ref; a full ref stays as it is. */
-export function branchRef(branch: string): string {
+function branchRef(branch: string): string {
   return branch.startsWith('refs/') ? branch : `refs/heads/${branch}`;
 }
 

@@ -7,7 +7,7 @@ import { networkFailure } from './network-failure.js';
  * refused. Only then is the job stopped before the model: a missing module
  * the project never declared is a code problem and goes to the model.
  */
-export type EnvironmentProblemKind =
+type EnvironmentProblemKind =
   | 'command-not-found'
   | 'module-missing'
   | 'host-refused'

@@ -1,9 +1,16 @@
-import { type ExpressionScope, expressionsIn, substitute, usesSecret } from '../ci-logs/workflow-matrix.js';
-import { findFailedJob, type StepQuery, type WorkflowFiles } from '../ci-logs/workflow-step.js';
-import type { WorkflowService, WorkflowStep } from '../ci-logs/workflow-yaml.js';
+import type { WorkflowService, WorkflowStep } from '../ci-logs/index.js';
+import {
+  type ExpressionScope,
+  expressionsIn,
+  findFailedJob,
+  type StepQuery,
+  substitute,
+  usesSecret,
+  type WorkflowFiles,
+} from '../ci-logs/index.js';
 import { type ToolchainImageMap, toolchainImage } from './toolchain-images.js';
 
-export interface SetupStep {
+interface SetupStep {
   name: string;
   run: string;
   shell: string | null;
@@ -11,14 +18,14 @@ export interface SetupStep {
   env: Record<string, string>;
 }
 
-export interface ServiceSpec {
+interface ServiceSpec {
   name: string;
   image: string;
   env: Record<string, string>;
   ports: number[];
 }
 
-export interface SkippedStep {
+interface SkippedStep {
   step: string;
   reason: string;
 }

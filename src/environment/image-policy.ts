@@ -26,7 +26,7 @@ export const PREPARED_IMAGE_REPOSITORY = 'selfdebug-env';
  * with any tag or digest. The adapter also refuses, by inspecting it, any
  * image that carries the prepared-environment label, whatever its name.
  */
-export function namesPreparedImage(image: string): boolean {
+function namesPreparedImage(image: string): boolean {
   const withoutDigest = image.split('@')[0] ?? image;
   const lastPart = withoutDigest.split('/').at(-1) ?? '';
   const repository = lastPart.split(':')[0] ?? '';

@@ -84,9 +84,9 @@ async function choosePlan(
 }
 
 /** How the notes and advice name where the image, the setup, the hosts and the rest came from. */
-export type ConfiguredNames = SettingNames;
+type ConfiguredNames = SettingNames;
 
-export const REPOSITORY_NAMES: ConfiguredNames = {
+const REPOSITORY_NAMES: ConfiguredNames = {
   image: 'sandbox.image in .github/selfdebug.yml',
   setup: '`setup` in .github/selfdebug.yml',
   hosts: 'sandbox.allowed_hosts in .github/selfdebug.yml',

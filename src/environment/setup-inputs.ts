@@ -115,7 +115,7 @@ function firstAtLeast(sorted: readonly string[], value: string): number {
 }
 
 /** The words of a command line that could be paths: operators, flags and quotes taken off. */
-export function words(text: string): string[] {
+function words(text: string): string[] {
   return text
     .split(/[\s;&|()<>=,'"`]+/)
     .map((word) => word.replace(/^(file|link|portal):/, '').replace(/^\.\/+/, ''))

@@ -17,7 +17,7 @@ interface ToolchainRow {
  * toolchain it installs, the input that names the version and the version
  * used when none is given. `{version}` in a template is replaced.
  */
-export const TOOLCHAIN_IMAGES: Record<string, ToolchainRow> = {
+const TOOLCHAIN_IMAGES: Record<string, ToolchainRow> = {
   'actions/setup-node': {
     toolchain: 'node',
     input: 'node-version',

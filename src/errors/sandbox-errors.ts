@@ -206,8 +206,8 @@ export class WorkspacePathError extends SelfdebugError {
 }
 
 /** The longest name of one file or folder, and of a whole path, that Linux file systems accept (bytes). */
-export const MAX_NAME_BYTES = 255;
-export const MAX_PATH_BYTES = 4095;
+const MAX_NAME_BYTES = 255;
+const MAX_PATH_BYTES = 4095;
 
 /**
  * A WorkspacePathError for what the file system said, worded the same by

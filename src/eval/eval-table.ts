@@ -38,7 +38,7 @@ export function renderTable(results: ResultsFile): string {
 }
 
 /** One line with the fix rates: `loop 12/40 (30.0%) vs one-shot 8/40 (20.0%)`. */
-export function summary(results: ResultsFile): string {
+function summary(results: ResultsFile): string {
   const count = results.tasks.length;
   const loop = results.tasks.filter((task) => task.loop.fixed).length;
   const text = `Fixed: loop ${rate(loop, count)}`;

@@ -21,7 +21,7 @@ export interface EvalTask {
   prepare(): Promise<PreparedWorkspace>;
 }
 
-export interface PreparedWorkspace {
+interface PreparedWorkspace {
   dir: string;
   /** Removes what `prepare` made; a no-op for folders that live in the repository. */
   dispose(): Promise<void>;

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { SelfdebugError } from '../errors/selfdebug-error.js';
+import { SelfdebugError } from '../errors/index.js';
 import type { EvalSuite } from './eval-task.js';
 import { isDirectory } from './files.js';
 import { isQuixBugsFolder, loadQuixBugs } from './quixbugs.js';

@@ -1,4 +1,4 @@
-import { SelfdebugError } from '../errors/selfdebug-error.js';
+import { SelfdebugError } from '../errors/index.js';
 import type { LoopLimits } from '../loop/task.js';
 import type { LanguageModel, ModelRequest, ModelResponse } from '../model/language-model.js';
 
@@ -8,7 +8,7 @@ import type { LanguageModel, ModelRequest, ModelResponse } from '../model/langua
  * attempt (which never asks for a retry decision) and a model that refuses
  * to reflect, so the reflection costs no call and no tokens.
  */
-export class OneShotRefusal extends SelfdebugError {
+class OneShotRefusal extends SelfdebugError {
   constructor(purpose: string) {
     super(
       'eval-one-shot',

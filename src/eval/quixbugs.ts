@@ -12,7 +12,7 @@ import { isDirectory, isFile } from './files.js';
 export const QUIXBUGS_DEFAULT_PATH = '../shared/data/quixbugs';
 
 /** A safety net only: the per-test limit below ends an endless loop long before. */
-export const QUIXBUGS_TIMEOUT_SECONDS = 60;
+const QUIXBUGS_TIMEOUT_SECONDS = 60;
 
 /**
  * Two defects (bitcount, sqrt) loop forever. A per-test limit, as CI would
@@ -21,7 +21,7 @@ export const QUIXBUGS_TIMEOUT_SECONDS = 60;
  * time, not wall time, so a busy machine does not fail correct programs: the
  * slowest fast case (levenshtein) needs under 2 s.
  */
-export const TIME_LIMIT_CONFTEST = `# Added by selfdebug eval (not part of QuixBugs): a per-test CPU-time limit, like
+const TIME_LIMIT_CONFTEST = `# Added by selfdebug eval (not part of QuixBugs): a per-test CPU-time limit, like
 # pytest-timeout, so a program that loops forever fails its test instead of hanging.
 import signal
 

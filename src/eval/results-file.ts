@@ -1,6 +1,6 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { ConfigError } from '../errors/config-errors.js';
+import { ConfigError } from '../errors/index.js';
 
 /**
  * The eval's results as JSON, rewritten after every task so an interrupted
@@ -14,7 +14,7 @@ const spendSchema = z.object({
   costUsd: z.number().min(0),
 });
 
-export const modeResultSchema = z.object({
+const modeResultSchema = z.object({
   fixed: z.boolean(),
   /** The loop's outcome: fixed, not-fixed, declined, environment, error… */
   outcome: z.string(),
@@ -24,7 +24,7 @@ export const modeResultSchema = z.object({
   durationMs: z.number().min(0),
 });
 
-export const taskResultSchema = z.object({
+const taskResultSchema = z.object({
   name: z.string().min(1),
   language: z.string(),
   loop: modeResultSchema,
@@ -33,7 +33,7 @@ export const taskResultSchema = z.object({
   finishedAt: z.string(),
 });
 
-export const runIdentitySchema = z.object({
+const runIdentitySchema = z.object({
   suite: z.string(),
   source: z.string(),
   model: z.string(),

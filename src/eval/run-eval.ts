@@ -1,4 +1,4 @@
-import { SelfdebugError } from '../errors/selfdebug-error.js';
+import { SelfdebugError } from '../errors/index.js';
 import { type FixPlan, runFixPlan } from '../fix/index.js';
 import type { LoopResult } from '../loop/run-loop.js';
 import type { LoopLimits, ModelPrices } from '../loop/task.js';

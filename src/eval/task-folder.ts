@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { ConfigError } from '../errors/config-errors.js';
+import { ConfigError } from '../errors/index.js';
 import type { Edit } from '../loop/schemas.js';
 import type { EvalSuite, EvalTask } from './eval-task.js';
 import { isDirectory, isFile } from './files.js';

@@ -3,7 +3,7 @@ import { parseSandboxConfig } from '../config/load-config.js';
 import { type ModelConfig, type ModelConfigInput, parseModelConfig } from '../config/model-config.js';
 import { loopLimitsFrom, modelOverrides, type RepoConfig, sandboxOverrides } from '../config/repo-config.js';
 import type { SandboxConfig, SandboxConfigInput } from '../config/sandbox-config.js';
-import { ConfigError } from '../errors/config-errors.js';
+import { ConfigError } from '../errors/index.js';
 import { type LoopLimits, loopLimitsSchema, type ModelPrices } from '../loop/task.js';
 
 /** The sandbox, the model, the loop's limits and the model's prices one fix runs with. */
@@ -15,7 +15,7 @@ export interface RunSettings {
 }
 
 /** What a door itself decides: a CLI flag, an Action input, a job's `/selfdebug` option. */
-export interface DoorOverrides {
+interface DoorOverrides {
   sandbox?: Partial<SandboxConfigInput>;
   model?: Partial<ModelConfigInput>;
   limits?: {

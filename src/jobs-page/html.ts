@@ -1,4 +1,4 @@
-import type { Redactor } from '../report/redact.js';
+import type { Redactor } from '../report/index.js';
 
 /** Markup already built by this room; every other value is text to escape. */
 export class SafeHtml {
@@ -8,7 +8,7 @@ export class SafeHtml {
   }
 }
 
-export type Interpolation = SafeHtml | string | number | null | undefined | readonly Interpolation[];
+type Interpolation = SafeHtml | string | number | null | undefined | readonly Interpolation[];
 export type HtmlTemplate = (strings: TemplateStringsArray, ...values: Interpolation[]) => SafeHtml;
 
 const ENTITIES: Record<string, string> = {
@@ -19,7 +19,7 @@ const ENTITIES: Record<string, string> = {
   "'": '&#39;',
 };
 
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => ENTITIES[character]!);
 }
 

@@ -3,7 +3,7 @@ import type { JobStore } from '../queue/job-store.js';
 import { checkAccess } from './operator-auth.js';
 import { renderJobsPage } from './render-jobs-page.js';
 
-export const JOBS_PAGE_PATH = '/jobs';
+const JOBS_PAGE_PATH = '/jobs';
 
 export interface JobsPageOptions {
   store: Pick<JobStore, 'history' | 'openJobs'>;

@@ -2,14 +2,14 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
 /** The cookie a valid `?token=` sets: HttpOnly, so no script can read it, and for the page's path only. */
-export const SESSION_COOKIE = 'selfdebug_operator';
+const SESSION_COOKIE = 'selfdebug_operator';
 const SESSION_HOURS = 12;
 
 /**
  * Compares without leaking where two values differ or how long the secret
  * is: both sides are hashed to 32 bytes first, then compared in constant time.
  */
-export function sameSecret(given: string, expected: string): boolean {
+function sameSecret(given: string, expected: string): boolean {
   const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
   return timingSafeEqual(digest(given), digest(expected));
 }
@@ -18,7 +18,7 @@ export function sameSecret(given: string, expected: string): boolean {
  * The cookie holds a keyed hash of the token, not the token: a copied cookie
  * opens only this page, and changing SELFDEBUG_OPERATOR_TOKEN ends every session.
  */
-export function sessionValue(token: string): string {
+function sessionValue(token: string): string {
   return createHmac('sha256', token).update('selfdebug jobs page session').digest('hex');
 }
 

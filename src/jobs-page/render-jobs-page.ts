@@ -1,6 +1,5 @@
 import type { JobRecord, OpenJob } from '../queue/job-store.js';
-import { formatCost, formatDuration } from '../report/format.js';
-import { Redactor } from '../report/redact.js';
+import { formatCost, formatDuration, Redactor } from '../report/index.js';
 import { type HtmlTemplate, htmlTemplate, httpUrl, SafeHtml } from './html.js';
 import { jobsChart } from './jobs-chart.js';
 import { dailySeries, fixRate, repositoryTotals, type Totals } from './jobs-stats.js';

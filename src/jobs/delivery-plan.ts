@@ -1,6 +1,7 @@
 import type { RepoConfig } from '../config/repo-config.js';
 import type { LoopResult } from '../loop/run-loop.js';
 import { TESTS_EDITED_LABEL } from '../loop/test-guard/findings.js';
+import type { JobView } from '../report/index.js';
 import {
   codeBlock,
   type Redactor,
@@ -8,7 +9,6 @@ import {
   renderPullRequestBody,
   renderPullRequestTitle,
 } from '../report/index.js';
-import type { JobView } from '../report/job-view.js';
 import type { RefusedEntry } from '../sandbox/sandbox.js';
 import { type TriggerRegistry, triggers } from '../triggers/index.js';
 import { ROUND_TRAILER } from '../workspace/selfdebug-branches.js';
@@ -27,7 +27,7 @@ export type DeliveryPlan =
   | { kind: 'comment'; issueNumber: number; body: string }
   | { kind: 'push'; branch: string; commit: CommitPlan; pullRequest: PullRequestPlan | null };
 
-export interface CommitPlan {
+interface CommitPlan {
   message: string;
   author: CommitAuthor;
   /** Only the files the loop edited: never build output or anything else the command wrote. */

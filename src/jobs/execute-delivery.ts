@@ -1,5 +1,5 @@
 import type { CodeHost } from '../code-host/code-host.js';
-import { SelfdebugError } from '../errors/selfdebug-error.js';
+import { SelfdebugError } from '../errors/index.js';
 import type { Redactor } from '../report/index.js';
 import type { Logger } from '../util/logger.js';
 import type { Workspace } from '../workspace/workspace.js';

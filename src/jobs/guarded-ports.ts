@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CodeHost, PostedComment } from '../code-host/code-host.js';
-import { BranchMovedError } from '../errors/git-errors.js';
+import { BranchMovedError } from '../errors/index.js';
 import type { LeaseGuard } from '../queue/lease-guard.js';
 import type { Sandbox, SandboxProvider } from '../sandbox/sandbox.js';
 import { before, forwarding } from '../util/forwarding.js';

@@ -1,6 +1,5 @@
 import type { EventSink } from '../loop/events.js';
-import type { CommentMode } from '../report/index.js';
-import type { JobView } from '../report/job-view.js';
+import type { CommentMode, JobView } from '../report/index.js';
 import type { Delivery } from './execute-delivery.js';
 
 /** How a job reports, from the repository's `report` settings and the job's configuration. */

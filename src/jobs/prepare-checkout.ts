@@ -1,4 +1,4 @@
-import { JobRefusedError } from '../errors/job-errors.js';
+import { JobRefusedError } from '../errors/index.js';
 import { workspacePath } from '../sandbox/workspace-path.js';
 import { type PreparedTask, type TriggerRegistry, type TriggerRequest, triggers } from '../triggers/index.js';
 import { writeInside } from '../workspace/copy-back.js';

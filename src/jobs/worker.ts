@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { JobCancelledError, LeaseLostError } from '../errors/job-errors.js';
+import { JobCancelledError, LeaseLostError } from '../errors/index.js';
 import { type Metrics, noMetrics } from '../metrics/metrics.js';
 import type { ClaimedJob, JobResult, JobStore, Lease } from '../queue/job-store.js';
 import { resultWithout } from '../queue/job-store.js';
@@ -9,7 +9,7 @@ import { LeaseGuard } from '../queue/lease-guard.js';
 import { type Logger, silentLogger } from '../util/logger.js';
 import { jobLogFields } from './job-log-fields.js';
 
-export interface JobContext {
+interface JobContext {
   /** Aborts when the job is cancelled, its lease is lost, or it is handed back on shutdown. */
   signal: AbortSignal;
   /** Fences the job's writes to its lease, records steps, and hands out container slots. */

@@ -1,5 +1,5 @@
 import { describeProblem, networkNeeded } from '../environment/classify-failure.js';
-import { InvalidModelOutputError } from '../errors/model-errors.js';
+import { InvalidModelOutputError } from '../errors/index.js';
 import type { ExecResult } from '../sandbox/sandbox.js';
 import type { LoopEvent } from './events.js';
 import type { Ending, LoopSession } from './loop-session.js';

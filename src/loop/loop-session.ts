@@ -1,4 +1,4 @@
-import { SelfdebugError } from '../errors/selfdebug-error.js';
+import { SelfdebugError } from '../errors/index.js';
 import type { LanguageModel, ModelPurpose, ModelResponse } from '../model/language-model.js';
 import type { ExecResult, Sandbox } from '../sandbox/sandbox.js';
 import { type Clock, realClock } from './clock.js';

@@ -150,7 +150,7 @@ export function describeResult(result: ExecResult, maxChars: number): string {
   return `${header}\n${excerptOutput(result.output, Math.max(200, Math.floor(maxChars) - header.length - 1))}`;
 }
 
-export function describeFailure(record: AttemptRecord, maxChars: number): string {
+function describeFailure(record: AttemptRecord, maxChars: number): string {
   if (record.problems) return `The edits did not apply:\n${clip(record.problems.join('\n'), maxChars)}`;
   if (record.result) return describeResult(record.result, maxChars);
   return '(not run)';

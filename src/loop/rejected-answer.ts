@@ -1,4 +1,4 @@
-import { InvalidModelOutputError, UNUSABLE_ANSWER_ADVICE } from '../errors/model-errors.js';
+import { InvalidModelOutputError, UNUSABLE_ANSWER_ADVICE } from '../errors/index.js';
 import type { LoopEvent } from './events.js';
 import type { RetryDecision } from './schemas.js';
 

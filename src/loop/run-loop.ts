@@ -1,4 +1,4 @@
-import { InvalidModelOutputError, ModelApiError, ModelAuthError } from '../errors/model-errors.js';
+import { InvalidModelOutputError, ModelApiError, ModelAuthError } from '../errors/index.js';
 import type { ExecResult } from '../sandbox/sandbox.js';
 import { runAttempts } from './attempts.js';
 import type { LoopEvent, LoopSummary } from './events.js';
@@ -9,8 +9,6 @@ import { type Reproduced, reproduce, runSetup, startingRun } from './reproduce.j
 import { type Reflection, reflectionSchema } from './schemas.js';
 import { summarizeTestEdits } from './test-guard/guard-policy.js';
 
-export type { Clock } from './clock.js';
-export { realClock } from './clock.js';
 export type { LoopInput } from './loop-session.js';
 
 export interface LoopResult extends LoopSummary {

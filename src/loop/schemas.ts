@@ -5,7 +5,7 @@ import { z } from 'zod';
  * JSON Schemas sent as structured output are generated. Shapes are kept
  * flat (no unions) because not every OpenAI-compatible server handles them.
  */
-export const editSchema = z.object({
+const editSchema = z.object({
   path: z.string().min(1).describe('File path relative to the repository root'),
   search: z
     .string()

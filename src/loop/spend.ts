@@ -2,7 +2,7 @@ import type { TokenUsage } from '../model/language-model.js';
 import type { Spend } from './events.js';
 import type { LoopLimits, ModelPrices } from './task.js';
 
-export function costOf(usage: TokenUsage, prices: ModelPrices): number {
+function costOf(usage: TokenUsage, prices: ModelPrices): number {
   return (
     (usage.promptTokens * prices.inputPerMillion + usage.completionTokens * prices.outputPerMillion) / 1e6
   );

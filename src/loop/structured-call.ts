@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InvalidModelOutputError } from '../errors/model-errors.js';
+import { InvalidModelOutputError } from '../errors/index.js';
 import type {
   ChatMessage,
   LanguageModel,

@@ -3,7 +3,7 @@
  * server. Four characters per token is close for English and a little
  * generous for code, so budgets are applied to 90 % of the limit.
  */
-export const CHARS_PER_TOKEN = 4;
+const CHARS_PER_TOKEN = 4;
 const SAFETY = 0.9;
 
 export function estimateTokens(text: string): number {

@@ -1,5 +1,4 @@
-import { WorkspacePathError } from '../errors/sandbox-errors.js';
-import { SelfdebugError } from '../errors/selfdebug-error.js';
+import { SelfdebugError, WorkspacePathError } from '../errors/index.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { workspacePath } from '../sandbox/workspace-path.js';
 import { applySearchReplace } from './apply-search-replace.js';

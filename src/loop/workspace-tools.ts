@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SelfdebugError } from '../errors/selfdebug-error.js';
+import { SelfdebugError } from '../errors/index.js';
 import type { ToolDefinition } from '../model/language-model.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { workspacePath } from '../sandbox/workspace-path.js';
@@ -37,8 +37,6 @@ const tools = {
     arguments: searchTextArguments,
   },
 } as const;
-
-export type WorkspaceToolName = keyof typeof tools;
 
 export const workspaceToolDefinitions: ToolDefinition[] = Object.entries(tools).map(([name, tool]) => ({
   name,

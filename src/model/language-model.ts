@@ -77,5 +77,3 @@ export interface LanguageModel {
    */
   readonly toolsEnabled?: boolean;
 }
-
-export const NO_USAGE: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError } from '../errors/config-errors.js';
+import { ConfigError } from '../errors/index.js';
 import type { ModelRequest } from './language-model.js';
 import { type ScriptedAnswer, ScriptedModel } from './scripted-model.js';
 
@@ -33,13 +33,13 @@ const responseSchema = z
     message: 'give either "content" or "json", not both',
   });
 
-export const replayFileSchema = z.object({
+const replayFileSchema = z.object({
   model: z.string().min(1).default('replay'),
   responses: z.array(responseSchema).min(1),
 });
 
 export type ReplayFile = z.input<typeof replayFileSchema>;
-export type ReplayResponse = z.infer<typeof responseSchema>;
+type ReplayResponse = z.infer<typeof responseSchema>;
 
 export function parseReplayFile(text: string, source: string): ScriptedModel {
   let data: unknown;

@@ -1,4 +1,4 @@
-import { LeaseLostError } from '../errors/job-errors.js';
+import { LeaseLostError } from '../errors/index.js';
 import type { ClaimedJob, JobStore, Lease } from './job-store.js';
 
 /** How often a job waiting for a container slot asks again, unless a slot frees up in this process first. */

@@ -6,7 +6,7 @@ import { type Environment, readEnvironment } from '../config/read-environment.js
  * concurrency limits in app-config.ts: where the SQLite file lives, how long
  * a lease lasts, how long shutdown waits, and how much history is kept.
  */
-export const queueConfigSchema = z.object({
+const queueConfigSchema = z.object({
   /** The SQLite file (SELFDEBUG_QUEUE=sqlite); relative paths start at the working directory. */
   path: z.string().trim().min(1).default('selfdebug-queue.sqlite'),
   /** A worker that stops renewing for this long has its jobs taken over. */
@@ -29,7 +29,7 @@ export const queueConfigSchema = z.object({
 
 export type QueueConfig = z.infer<typeof queueConfigSchema>;
 
-export const queueEnvironment = {
+const queueEnvironment = {
   path: ['SELFDEBUG_QUEUE_PATH'],
   leaseSeconds: ['SELFDEBUG_LEASE_SECONDS'],
   shutdownSeconds: ['SELFDEBUG_SHUTDOWN_SECONDS'],

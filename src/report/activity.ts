@@ -92,6 +92,6 @@ export function actionMarkdown(activity: Activity, md: MarkdownWriter): string {
   return activity.command ? `${activity.action} ${md.code(activity.command)}` : activity.action;
 }
 
-export function capitalize(text: string): string {
+function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -214,7 +214,7 @@ function footer(view: JobView, attempt: AttemptView, md: MarkdownWriter): string
 }
 
 /** A tool call's arguments as `key=value` pairs, short enough for a summary line. */
-export function shortArguments(text: string): string {
+function shortArguments(text: string): string {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

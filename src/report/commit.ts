@@ -2,7 +2,7 @@ import type { TestedCommit } from './job-view.js';
 import { link, type MarkdownWriter } from './markdown.js';
 
 /** How many characters of a SHA people see, as GitHub shows them. */
-export const SHORT_SHA_LENGTH = 7;
+const SHORT_SHA_LENGTH = 7;
 
 /**
  * The tested commit as "commit [`3484a3f`](…/commit/3484a3f…)": short, and

@@ -1,7 +1,7 @@
 import type { Range } from './secretlint-scan.js';
 
 /** Shorter values are too likely to be ordinary words or numbers to replace everywhere. */
-export const MIN_SECRET_LENGTH = 8;
+const MIN_SECRET_LENGTH = 8;
 
 /**
  * Whitespace allowed between two characters of a configured value: enough

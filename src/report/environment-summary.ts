@@ -54,7 +54,7 @@ const ALLOWLIST_REFUSAL = /is not on the allowlist|is not allowed for/;
  * "setup reached 3 hosts; refused 1: example.org:443 — add it to sandbox.allowed_hosts if it is needed",
  * and each refusal the allowlist cannot lift (a tunnel closed for its SNI, the connection limit) with its reason.
  */
-export function egressLine(egress: PreparationReport['egress']): string | null {
+function egressLine(egress: PreparationReport['egress']): string | null {
   if (egress.length === 0) return null;
   const reached = egress.filter((target) => target.allowed);
   const refused = egress.filter((target) => !target.allowed);

@@ -11,7 +11,7 @@ import { attemptOverview, spendFacts } from './summary.js';
 import { whyLine } from './why.js';
 
 /** Outcomes that leave no pull request behind and so deserve a comment saying what happened. */
-export const FINAL_COMMENT_OUTCOMES: readonly LoopOutcome[] = [
+const FINAL_COMMENT_OUTCOMES: readonly LoopOutcome[] = [
   'not-fixed',
   'declined',
   'budget-exhausted',

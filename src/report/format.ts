@@ -1,6 +1,5 @@
 import { modelEnvironment } from '../config/model-config.js';
 import type { TokenUsage } from '../model/language-model.js';
-import type { ExecResult } from '../sandbox/sandbox.js';
 
 /**
  * Numbers, durations and short lines as every report writes them. Fixed
@@ -42,7 +41,7 @@ export function formatCost(usd: number): string {
 }
 
 /** What a report says instead of a price when the operator set none (a cost of 0 means unknown). */
-export const UNKNOWN_COST =
+const UNKNOWN_COST =
   `cost unknown: set \`${modelEnvironment.inputPricePerMillion[0]}\` and ` +
   `\`${modelEnvironment.outputPricePerMillion[0]}\` (USD per million tokens) to see it`;
 
@@ -54,12 +53,6 @@ export function costFact(usage: TokenUsage, costUsd: number): string | null {
 
 export function formatUsage(usage: TokenUsage): string {
   return `${formatNumber(usage.promptTokens)} prompt + ${formatNumber(usage.completionTokens)} completion tokens`;
-}
-
-/** How a run ended, e.g. "exit 124 after 5 s (timed out after 5 s)". */
-export function describeRun(result: ExecResult): string {
-  const reason = result.reason ? ` (${result.reason})` : '';
-  return `exit ${result.exitCode} after ${formatDuration(result.durationMs)}${reason}`;
 }
 
 /** Whitespace collapsed to single spaces and the text clipped with an ellipsis. */

@@ -15,7 +15,7 @@ import {
   reduceAttempt,
 } from './attempt-view.js';
 
-export type { AttemptView, CommandRun, ModelCall, RejectedAnswer, ToolCallRecord } from './attempt-view.js';
+export type { AttemptView, CommandRun, ModelCall, ToolCallRecord } from './attempt-view.js';
 
 /**
  * A job's state for the reports, folded from its loop events. The runner
@@ -56,7 +56,7 @@ export interface TestedCommit {
 export type CommentMode = 'per-attempt' | 'single';
 
 /** The loop's `finished` event as the report keeps it: one shape, declared with the event. */
-export type Finished = LoopSummary;
+type Finished = LoopSummary;
 
 /** What the events say so far. */
 export interface JobProgress {

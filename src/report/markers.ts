@@ -9,7 +9,7 @@ export type Marker =
   | { kind: 'attempt'; jobId: string; attempt: number }
   | { kind: 'final'; jobId: string };
 
-export type MarkerKind = Marker['kind'];
+type MarkerKind = Marker['kind'];
 
 export function statusMarker(jobId: string): string {
   return formatMarker({ kind: 'status', jobId });

@@ -1,4 +1,4 @@
-import { ConfiguredValues, MIN_SECRET_LENGTH } from './configured-values.js';
+import { ConfiguredValues } from './configured-values.js';
 import { credentialRanges, privateKeyRanges } from './credential-patterns.js';
 import { maskedKeyRanges, wordAfterTokenRanges } from './echo-patterns.js';
 import { type Range, secretlintRanges } from './secretlint-scan.js';
@@ -19,8 +19,6 @@ import { type Range, secretlintRanges } from './secretlint-scan.js';
  * another's replacement. Why this is synchronous: docs/redaction.md.
  */
 export const REDACTED = '[REDACTED]';
-
-export { MIN_SECRET_LENGTH };
 
 /** What else to hide in the error text of a server we sent a credential to (see echo-patterns.ts). */
 export interface EchoRules {

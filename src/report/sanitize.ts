@@ -34,7 +34,7 @@ export function neutralizeReferences(text: string): string {
  * `<!-- selfdebug:… -->` marker, no `</details>` closing our section, no
  * `<!--` hiding everything after it. `a < b` is left as it is.
  */
-export function neutralizeHtml(text: string): string {
+function neutralizeHtml(text: string): string {
   return text.replace(/<(?=[A-Za-z!?/])/g, `<${ZERO_WIDTH_JOINER}`);
 }
 
@@ -42,7 +42,7 @@ export function neutralizeHtml(text: string): string {
  * Inside code, HTML is shown as written, but the raw body is still searched
  * for markers: only comments that could read as one are broken.
  */
-export function neutralizeMarkers(text: string): string {
+function neutralizeMarkers(text: string): string {
   return text.replace(/<!--(?=\s*selfdebug)/gi, `<!${ZERO_WIDTH_JOINER}--`);
 }
 

@@ -27,7 +27,7 @@ export function attemptOverview(view: JobView, md: MarkdownWriter): string[] {
   });
 }
 
-export function attemptResult(attempt: AttemptView, view: JobView, md: MarkdownWriter): string {
+function attemptResult(attempt: AttemptView, view: JobView, md: MarkdownWriter): string {
   const run = attempt.run ? runStatus(attempt.run.result, md) : '';
   switch (attemptStatus(attempt, view.finished !== null)) {
     case 'passed':

@@ -78,7 +78,7 @@ export interface EnvironmentRequest {
 }
 
 /** One host setup reached or was refused. */
-export interface EgressTarget {
+interface EgressTarget {
   target: string;
   allowed: boolean;
   reason: string | null;

@@ -1,6 +1,6 @@
 import { lstat, readdir, readlink, realpath, unlink } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative as relativePath, sep } from 'node:path';
-import { WorkspacePathError, workspacePathProblem } from '../errors/sandbox-errors.js';
+import { WorkspacePathError, workspacePathProblem } from '../errors/index.js';
 import type { RefusedEntry } from './sandbox.js';
 
 /** As many links as the kernel follows in one lookup (MAXSYMLINKS); past it a path is a loop. */
@@ -90,7 +90,7 @@ function absent(error: NodeJS.ErrnoException): null {
   throw error;
 }
 
-export function isInside(root: string, real: string): boolean {
+function isInside(root: string, real: string): boolean {
   return real === root || real.startsWith(`${root}${sep}`);
 }
 

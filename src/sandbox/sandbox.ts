@@ -2,7 +2,7 @@ import type { RemovedCredential } from './credential-plan.js';
 import type { EnvironmentRequest, PreparationReport } from './environment.js';
 import type { ExecResult } from './exec-result.js';
 
-export type { ExecEnd, ExecResult } from './exec-result.js';
+export type { ExecResult } from './exec-result.js';
 
 /**
  * The Sandbox port: where a job's commands run. One sandbox per job, reused by
@@ -90,7 +90,7 @@ export interface WorkspaceFile {
 
 export const DEFAULT_FILE_MODE = 0o644;
 
-export type SandboxKind = 'docker' | 'local';
+type SandboxKind = 'docker' | 'local';
 
 export interface OpenSandboxRequest {
   jobId: string;

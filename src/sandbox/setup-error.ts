@@ -1,4 +1,4 @@
-import { SelfdebugError, type SelfdebugErrorOptions } from '../errors/selfdebug-error.js';
+import { SelfdebugError, type SelfdebugErrorOptions } from '../errors/index.js';
 import type { PreparationReport, SettingNames, SetupCommand } from './environment.js';
 import type { EgressRefusal } from './refusal-watch.js';
 import type { ExecResult } from './sandbox.js';

@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import { WorkspacePathError } from '../errors/sandbox-errors.js';
+import { WorkspacePathError } from '../errors/index.js';
 
 /**
  * Normalises a path the model (or a user) gave for a workspace file and

@@ -1,4 +1,4 @@
-import { JobRefusedError } from '../errors/job-errors.js';
+import { JobRefusedError } from '../errors/index.js';
 import { BRANCH_PREFIX } from '../workspace/selfdebug-branches.js';
 import type { TriggerModule } from './trigger-module.js';
 import { describeFailedRun } from './workflow-run.js';

@@ -1,5 +1,5 @@
 import type { CodeHost } from '../code-host/code-host.js';
-import { JobRefusedError } from '../errors/job-errors.js';
+import { JobRefusedError } from '../errors/index.js';
 import { BRANCH_PREFIX, isOwnBranch } from '../workspace/selfdebug-branches.js';
 import {
   type PreparedTask,

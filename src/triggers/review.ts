@@ -1,5 +1,5 @@
 import type { CodeHost } from '../code-host/code-host.js';
-import { JobRefusedError } from '../errors/job-errors.js';
+import { JobRefusedError } from '../errors/index.js';
 import type { PreparedTask, TaskSettings, TriggerModule, TriggerRequest } from './trigger-module.js';
 
 /** A review asking for changes on a pull request the App opened. */
@@ -13,7 +13,7 @@ export interface ReviewTrigger {
   comments: ReviewComment[];
 }
 
-export interface ReviewComment {
+interface ReviewComment {
   path: string | null;
   line: number | null;
   body: string;

@@ -1,4 +1,4 @@
-import { UnknownTriggerError } from '../errors/job-errors.js';
+import { UnknownTriggerError } from '../errors/index.js';
 import type { TriggerModule } from './trigger-module.js';
 
 /** A trigger module of any kind, as a registry holds it (its methods take their own kind's data). */

@@ -8,7 +8,7 @@ import {
 import type { CodeHost } from '../code-host/code-host.js';
 import { type DerivedEnvironment, deriveEnvironment } from '../environment/derive-environment.js';
 import type { ToolchainImageMap } from '../environment/toolchain-images.js';
-import { JobRefusedError } from '../errors/job-errors.js';
+import { JobRefusedError } from '../errors/index.js';
 import type { PreparedTask, TaskSettings, TriggerRequest } from './trigger-module.js';
 
 const LOG_EXCERPT_CHARS = 12_000;

@@ -1,8 +1,7 @@
 import { constants } from 'node:fs';
 import { lstat, mkdir, open, symlink, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { WorkspacePathError } from '../errors/sandbox-errors.js';
-import { SelfdebugError } from '../errors/selfdebug-error.js';
+import { SelfdebugError, WorkspacePathError } from '../errors/index.js';
 import { resolveInside } from '../sandbox/resolve-inside.js';
 import type { RefusedEntry, Sandbox, WorkspaceFile } from '../sandbox/sandbox.js';
 import { workspacePath } from '../sandbox/workspace-path.js';

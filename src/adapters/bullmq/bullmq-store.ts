@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { type Job, Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { QueueError } from '../../errors/job-errors.js';
+import { QueueError } from '../../errors/index.js';
 import {
   issueNumberOf,
   type JobMatch,

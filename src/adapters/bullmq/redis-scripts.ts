@@ -8,7 +8,7 @@ import type { Redis } from 'ioredis';
  * lock, container slots and the history. Every write a worker makes first
  * checks BullMQ's lock key against its token, so it is fenced like BullMQ's own.
  */
-export class RedisScript {
+class RedisScript {
   constructor(private readonly lua: string) {}
 
   // EVAL rather than EVALSHA: the scripts are small, and no reply text has to be read to fall back.

@@ -89,12 +89,12 @@ export function lockedDownHost(config: SandboxConfig, networkMode: string, memor
 }
 
 /** nobody, unless the commands themselves run as nobody. */
-export function keeperUser(user: string): string {
+function keeperUser(user: string): string {
   return user.split(':')[0] === '65534' ? '65533:65533' : '65534:65534';
 }
 
 /** The operator's OCI runtime (gVisor's runsc, Kata), for every container that runs a job's code. */
-export function runtimeOf(config: Pick<SandboxConfig, 'runtime'>): { Runtime?: string } {
+function runtimeOf(config: Pick<SandboxConfig, 'runtime'>): { Runtime?: string } {
   return config.runtime ? { Runtime: config.runtime } : {};
 }
 

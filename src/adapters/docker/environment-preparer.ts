@@ -7,7 +7,7 @@ import { NO_SETUP_EXTRAS, type SetupExtras } from '../../config/setup-extras.js'
 import { environmentKey } from '../../environment/environment-key.js';
 import { checkImageAllowed } from '../../environment/image-policy.js';
 import { ServicesNeedSharedLoopbackError } from '../../errors/index.js';
-import { Redactor } from '../../report/redact.js';
+import { Redactor } from '../../report/index.js';
 import type { CacheScope, EnvironmentRequest, PreparationReport } from '../../sandbox/environment.js';
 import { type EgressRefusal, refusalSource } from '../../sandbox/refusal-watch.js';
 import { runSetup, type SetupPart } from '../../sandbox/run-setup.js';

@@ -30,7 +30,7 @@ const BASE = 0x400000;
 const HEADERS = 64 + 56;
 
 /** An ELF64 executable with one loadable segment holding the code right after the headers. */
-export function keeperExecutable(architecture: string): Buffer {
+function keeperExecutable(architecture: string): Buffer {
   const target = CODE[architecture];
   if (!target)
     throw new SandboxError(`No keeper for the ${architecture} architecture; use an amd64 or arm64 engine.`);

@@ -18,7 +18,7 @@ export function currentOwner(): ContainerOwner {
   return { host: hostname(), pid: process.pid, startedAt: processStartedAt };
 }
 
-export function formatOwner(owner: ContainerOwner): string {
+function formatOwner(owner: ContainerOwner): string {
   return `${owner.host}/${owner.pid}/${owner.startedAt}`;
 }
 

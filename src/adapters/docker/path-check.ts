@@ -4,7 +4,7 @@ import {
   type WorkspacePathError,
   type WorkspacePathProblem,
   workspacePathProblem,
-} from '../../errors/sandbox-errors.js';
+} from '../../errors/index.js';
 import type { WorkspaceFile } from '../../sandbox/sandbox.js';
 
 /**

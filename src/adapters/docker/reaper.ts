@@ -13,7 +13,7 @@ export interface ReapOptions {
   onlyLabels?: string[];
 }
 
-export const DEFAULT_REAP_AGE_MS = 6 * 60 * 60 * 1000;
+const DEFAULT_REAP_AGE_MS = 6 * 60 * 60 * 1000;
 
 /**
  * Removes selfdebug containers whose creator is gone: on this host, a

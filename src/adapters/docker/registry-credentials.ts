@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 /** What the engine's pull endpoint takes as X-Registry-Auth (dockerode's `authconfig`). */
-export interface RegistryAuth {
+interface RegistryAuth {
   username?: string;
   password?: string;
   identitytoken?: string;

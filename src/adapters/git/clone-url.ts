@@ -1,4 +1,4 @@
-import { GitError } from '../../errors/git-errors.js';
+import { GitError } from '../../errors/index.js';
 
 /**
  * Checks the clone URL before git sees it. Credentials in it would be written

@@ -1,5 +1,5 @@
 import { isAbsolute, posix } from 'node:path';
-import { WorkspacePathError } from '../../errors/sandbox-errors.js';
+import { WorkspacePathError } from '../../errors/index.js';
 
 /** Paths to commit come from the model: each must name something inside the work tree, outside .git. */
 export function assertCommitPaths(paths: readonly string[]): void {

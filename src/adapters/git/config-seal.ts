@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { lstat, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { GitError, type GitOperation } from '../../errors/git-errors.js';
+import { GitError, type GitOperation } from '../../errors/index.js';
 
 /**
  * The workspace folder goes into the sandbox, and what comes back is

@@ -1,4 +1,4 @@
-import { GitAuthError, GitError } from '../../errors/git-errors.js';
+import { GitAuthError, GitError } from '../../errors/index.js';
 import type { CheckoutRequest } from '../../workspace/workspace.js';
 import type { GitRunner } from './git-runner.js';
 import { mapGitFailure } from './map-git-failure.js';

@@ -1,4 +1,4 @@
-import { GitError, type GitOperation, ProtectedBranchError } from '../../errors/git-errors.js';
+import { GitError, type GitOperation, ProtectedBranchError } from '../../errors/index.js';
 import { isOwnBranch } from '../../workspace/selfdebug-branches.js';
 
 const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i;

@@ -1,7 +1,7 @@
 import { GitPluginError, GitError as SimpleGitError, type SimpleGitOptions, simpleGit } from 'simple-git';
 import type { Environment } from '../../config/read-environment.js';
-import { GitError } from '../../errors/git-errors.js';
-import { Redactor } from '../../report/redact.js';
+import { GitError } from '../../errors/index.js';
+import { Redactor } from '../../report/index.js';
 import { gitEnvironment, SAFETY_CONFIG } from './git-environment.js';
 import { tokenEnvironment, tokenSecrets } from './token-header.js';
 

@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import { GitError } from '../../errors/git-errors.js';
+import { GitError } from '../../errors/index.js';
 import type { CommitAuthor, Workspace } from '../../workspace/workspace.js';
 import { assertCommitPaths } from './commit-paths.js';
 import type { ConfigSeal } from './config-seal.js';

@@ -4,8 +4,8 @@ import {
   GitError,
   type GitOperation,
   ProtectedBranchError,
-} from '../../errors/git-errors.js';
-import { SelfdebugError } from '../../errors/selfdebug-error.js';
+  SelfdebugError,
+} from '../../errors/index.js';
 import { GitCommandFailure } from './git-runner.js';
 
 // git reports these only in words; this file is the one place that reads them.

@@ -6,7 +6,7 @@
  */
 const TOKEN_USER = 'x-access-token';
 
-export function authorizationHeader(token: string): string {
+function authorizationHeader(token: string): string {
   return `Authorization: Basic ${basicCredentials(token)}`;
 }
 

@@ -1,9 +1,9 @@
 import type { CheckAnnotation, CheckOutput, CheckRunUpdate } from '../../code-host/code-host.js';
 
 /** GitHub takes at most 50 annotations per create or update request. */
-export const ANNOTATIONS_PER_REQUEST = 50;
+const ANNOTATIONS_PER_REQUEST = 50;
 
-export interface GitHubAnnotation {
+interface GitHubAnnotation {
   path: string;
   start_line: number;
   end_line: number;

@@ -1,4 +1,4 @@
-import { GitHubNotFoundError } from '../../errors/github-errors.js';
+import { GitHubNotFoundError } from '../../errors/index.js';
 import type { GitHubOctokit } from './octokit.js';
 
 type Repository = { owner: string; repo: string };

@@ -12,7 +12,7 @@ import type {
   SuggestionReview,
   WorkflowJob,
 } from '../../code-host/code-host.js';
-import { GitHubNotFoundError } from '../../errors/github-errors.js';
+import { GitHubNotFoundError } from '../../errors/index.js';
 import { reconnectingFetch } from '../http/reconnecting-fetch.js';
 import { checkRunRequests, type GitHubCheckOutput } from './check-run-payload.js';
 import { readFileContent } from './file-content.js';

@@ -1,4 +1,4 @@
-export { GitHubCodeHost, type GitHubCodeHostOptions } from './github-code-host.js';
-export { mapGitHubError } from './map-github-error.js';
+export { GitHubCodeHost } from './github-code-host.js';
+
 export type { GitHubOctokit } from './octokit.js';
 export { useReconnectingFetch } from './reconnecting-octokit.js';

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { GitHubApiError } from '../../errors/github-errors.js';
+import { GitHubApiError } from '../../errors/index.js';
 import type { GitHubOctokit } from './octokit.js';
 
 export interface JobLogRequest {

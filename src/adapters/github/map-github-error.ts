@@ -1,6 +1,5 @@
-import { GitHubApiError, GitHubNotFoundError } from '../../errors/github-errors.js';
-import { SelfdebugError } from '../../errors/selfdebug-error.js';
-import { Redactor } from '../../report/redact.js';
+import { GitHubApiError, GitHubNotFoundError, SelfdebugError } from '../../errors/index.js';
+import { Redactor } from '../../report/index.js';
 
 /**
  * The parts of Octokit's RequestError we rely on. Matched by shape rather

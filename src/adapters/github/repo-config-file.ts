@@ -1,8 +1,7 @@
-import { ConfigError } from '../../errors/config-errors.js';
-import { GitHubApiError } from '../../errors/github-errors.js';
+import { ConfigError, GitHubApiError } from '../../errors/index.js';
 import type { GitHubOctokit } from './octokit.js';
 
-export const CONFIG_PATH = '.github/selfdebug.yml';
+const CONFIG_PATH = '.github/selfdebug.yml';
 
 /**
  * Reads `.github/selfdebug.yml` through Probot's config plugin, which falls

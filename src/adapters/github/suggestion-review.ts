@@ -1,5 +1,5 @@
 import type { SuggestionReview } from '../../code-host/code-host.js';
-import { GitHubApiError } from '../../errors/github-errors.js';
+import { GitHubApiError } from '../../errors/index.js';
 import type { GitHubOctokit } from './octokit.js';
 
 /**

@@ -61,7 +61,7 @@ export function reconnectingFetch(options: ReconnectingFetchOptions = {}): typeo
 }
 
 /** True when `error` (a fetch rejection) was a connection closed or reset under the request. */
-export function closedConnection(error: unknown): boolean {
+function closedConnection(error: unknown): boolean {
   let current: unknown = error;
   for (let depth = 0; depth < 4 && current instanceof Object; depth++) {
     if ('code' in current && typeof current.code === 'string' && CLOSED_CONNECTION.has(current.code)) {

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type WorkspacePathError, workspacePathProblem } from '../../errors/sandbox-errors.js';
+import { type WorkspacePathError, workspacePathProblem } from '../../errors/index.js';
 
 /**
  * Node's error codes for a path the file system refuses, turned into our

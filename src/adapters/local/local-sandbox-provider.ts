@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Environment } from '../../config/read-environment.js';
 import type { SandboxConfig } from '../../config/sandbox-config.js';
-import { Redactor } from '../../report/redact.js';
+import { Redactor } from '../../report/index.js';
 import { credentialNotes } from '../../sandbox/credential-plan.js';
 import { NO_PREPARATION, type PreparationReport } from '../../sandbox/environment.js';
 import { runSetup } from '../../sandbox/run-setup.js';

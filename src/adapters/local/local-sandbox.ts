@@ -3,7 +3,7 @@ import { cp, lstat, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { Environment } from '../../config/read-environment.js';
 import type { SandboxConfig } from '../../config/sandbox-config.js';
-import { WorkspacePathError } from '../../errors/sandbox-errors.js';
+import { WorkspacePathError } from '../../errors/index.js';
 import { CredentialPlan, credentialRule } from '../../sandbox/credential-plan.js';
 import type { PreparationReport } from '../../sandbox/environment.js';
 import { ExecLimits } from '../../sandbox/exec-limits.js';

@@ -3,7 +3,6 @@ import { OpenAIChatModel, type OpenAIChatModelOptions } from './openai-chat-mode
 
 export { isLoopbackUrl, PLACEHOLDER_API_KEY } from './api-key.js';
 export { OpenAIChatModel, type OpenAIChatModelOptions } from './openai-chat-model.js';
-export type { Sleep } from './retry-policy.js';
 
 /**
  * The composition root's way to a LanguageModel. Throws ModelAuthError, naming
@@ -15,6 +14,7 @@ export function createLanguageModel(
 ): OpenAIChatModel {
   return new OpenAIChatModel(config, options);
 }
-export { CallDeadline, CallDeadlineError } from './call-deadline.js';
+
+export type { ProbeOptions } from './probe-server.js';
 export { type ProbeCheck, probeModelServer } from './probe-server.js';
-export { processServerProfiles, type ServerProfile, ServerProfiles } from './server-profile.js';
+export { ServerProfiles } from './server-profile.js';

@@ -1,7 +1,7 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { apiKeyVariables } from '../../config/model-config.js';
 import { ModelApiError, ModelAuthError, ModelUnreachableError, SelfdebugError } from '../../errors/index.js';
-import { Redactor } from '../../report/redact.js';
+import { Redactor } from '../../report/index.js';
 import { CallDeadlineError } from './call-deadline.js';
 import { isRetryable } from './retry-policy.js';
 

@@ -10,7 +10,7 @@ export const defaultSleep: Sleep = (milliseconds, signal) =>
   delay(milliseconds, undefined, signal === undefined ? undefined : { signal });
 
 /** A server asking for more than this is treated as asking for this; the job has its own deadline. */
-export const MAX_RETRY_DELAY_MILLISECONDS = 60_000;
+const MAX_RETRY_DELAY_MILLISECONDS = 60_000;
 const INITIAL_BACKOFF_MILLISECONDS = 500;
 const MAX_BACKOFF_MILLISECONDS = 8_000;
 

@@ -1,1 +1,1 @@
-export { PrometheusMetrics, type PrometheusOptions, type QueueDepth } from './prometheus-metrics.js';
+export { PrometheusMetrics } from './prometheus-metrics.js';

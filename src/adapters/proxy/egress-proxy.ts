@@ -20,7 +20,7 @@ import { tlsTunnel } from './tls-tunnel.js';
 export type { EgressRecord, EgressTally } from './egress-log.js';
 
 /** Connections setup may hold open through the proxy at once, unless the operator says otherwise. */
-export const DEFAULT_MAX_CONNECTIONS = 128;
+const DEFAULT_MAX_CONNECTIONS = 128;
 /** How long a tunnel's client may take to send its whole ClientHello, unless told otherwise. */
 const DEFAULT_HELLO_TIMEOUT_MS = 10_000;
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
-import { QueueError } from '../../errors/job-errors.js';
+import { QueueError } from '../../errors/index.js';
 import { jobRecord, openJob } from '../../queue/job-record.js';
 import {
   issueNumberOf,

@@ -22,7 +22,7 @@ export interface TestSyntax {
 
 const jsName = /\b(?:it|test|specify)(?:\.\w+)*\s*\(\s*(['"`])(.*?)\1/;
 
-export const TEST_SYNTAXES: readonly TestSyntax[] = [
+const TEST_SYNTAXES: readonly TestSyntax[] = [
   {
     name: 'Jest/Vitest/Mocha',
     path: /(\.(test|spec)\.[cm]?[jt]sx?$)|((^|\/)__tests__\/.*\.[cm]?[jt]sx?$)/,
@@ -90,7 +90,7 @@ export const TEST_SYNTAXES: readonly TestSyntax[] = [
 ];
 
 /** Rust keeps unit tests beside the code, in a `#[cfg(test)]` module: only that part is a test. */
-export const RUST_TEST_MODULE = /#\[\s*cfg\(\s*test\s*\)\s*\]/;
+const RUST_TEST_MODULE = /#\[\s*cfg\(\s*test\s*\)\s*\]/;
 
 const RUST = TEST_SYNTAXES.find((syntax) => syntax.name === 'Rust') as TestSyntax;
 

@@ -1,2 +1,0 @@
-export * from './local-sandbox.js';
-export * from './local-sandbox-provider.js';

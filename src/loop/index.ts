@@ -1,4 +1,0 @@
-export * from './events.js';
-export * from './run-loop.js';
-export * from './schemas.js';
-export * from './task.js';
