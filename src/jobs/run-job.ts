@@ -227,7 +227,7 @@ async function deliver(
   ran: FixRan & { target: JobTarget; prepared: PreparedTask; workspace: Workspace },
 ): Promise<Delivery> {
   const { request, settings, logger, redactor } = job;
-  const { loop, sandbox, workspace } = ran;
+  const { loop, workspace } = ran;
   const { appConfig } = job.dependencies;
   const { refused } = ran.copied;
   if (refused.length > 0) {

@@ -7,7 +7,7 @@ import { type AttemptRecord, decideMessages, describeResult, generateMessages } 
 import { fallbackDecision, invalidAnswer, notRun, rejectedProposal } from './rejected-answer.js';
 import { type FixProposal, fixProposalSchema, type RetryDecision, retryDecisionSchema } from './schemas.js';
 import type { ToolBox } from './structured-call.js';
-import { guardEdits } from './test-guard/guard-policy.js';
+import { guardEdits, guardSettingsFor } from './test-guard/guard-policy.js';
 import { workspaceToolDefinitions } from './workspace-tools.js';
 
 /** What the last run printed, kept apart so a rejected answer or edit can repeat it without nesting. */
@@ -50,7 +50,8 @@ async function runAttempt(session: LoopSession, attempt: number, latest: LatestR
   // The test guard reads the edits before they are written: a refused attempt leaves the workspace as it was.
   const applied = await session.editor.apply(
     proposal.edits,
-    (files) => guardEdits(files, task.command, session.input.limits).refused,
+    (files) =>
+      guardEdits(files, task.command, guardSettingsFor(session.input.limits, session.input.mode)).refused,
   );
   if (!applied.ok) {
     const why = `The edits of attempt ${attempt} did not apply, so nothing was run:\n${applied.problems.join('\n')}`;

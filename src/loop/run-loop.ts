@@ -7,7 +7,7 @@ import { reflectMessages } from './prompts.js';
 import { rejectedReflection } from './rejected-answer.js';
 import { type Reproduced, reproduce, runSetup, startingRun } from './reproduce.js';
 import { type Reflection, reflectionSchema } from './schemas.js';
-import { summarizeTestEdits } from './test-guard/guard-policy.js';
+import { guardSettingsFor, summarizeTestEdits } from './test-guard/guard-policy.js';
 
 export type { LoopInput } from './loop-session.js';
 
@@ -138,7 +138,7 @@ async function finish(
   const { diff, changedFiles } = await session.editor.diff().catch(() => ({ diff: '', changedFiles: [] }));
   const { task, limits } = session.input;
   const changes = await session.editor.changes().catch(() => []);
-  const testEdits = summarizeTestEdits(changes, task.command, limits);
+  const testEdits = summarizeTestEdits(changes, task.command, guardSettingsFor(limits, session.input.mode));
   const summary: LoopSummary = {
     ...ending,
     attempts: session.attemptsStarted,

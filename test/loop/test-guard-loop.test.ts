@@ -60,6 +60,19 @@ describe('the test guard in the loop', () => {
     expect(result.changedFiles).toEqual(['Makefile']);
   });
 
+  it("under protect, a review's requested change to a test is flagged, not refused", async () => {
+    const sandbox = await sandboxWith(WEAKENING_PROJECT);
+    const weakening = WEAKENINGS.find((entry) => entry.kind === 'skip-added');
+    const model = new ScriptedModel([weakening?.answer ?? CODE_FIX, reflect()]);
+    const result = await runLoop({ task: WEAKENING_TASK, limits: limits(), model, sandbox, mode: 'revise' });
+    expect(eventsOf(result.events, 'edits-rejected')).toEqual([]);
+    expect(result.changedFiles).toEqual(['tests/test_calc.py']);
+    // Listed for the pull request as under flag: the reviewer asked, the change is still shown.
+    expect(result.testEdits?.findings.map((finding) => finding.reason).join('\n')).toMatch(
+      /a skip marker was added/,
+    );
+  });
+
   it('guards the globs of protected_paths too', async () => {
     const sandbox = await sandboxWith(WEAKENING_PROJECT);
     const model = new ScriptedModel([CODE_FIX, reflect()]);

@@ -8,6 +8,18 @@ export interface TestGuardSettings {
 }
 
 /**
+ * The policy an attempt runs under. A review's requested changes come from a person with write access
+ * who may well ask for a test to change: there `protect` only flags, so the edit is listed and labelled
+ * in the pull request rather than refused.
+ */
+export function guardSettingsFor(
+  settings: TestGuardSettings,
+  mode: 'fix' | 'explain' | 'revise' | undefined,
+): TestGuardSettings {
+  return mode === 'revise' && settings.tests === 'protect' ? { ...settings, tests: 'flag' } : settings;
+}
+
+/**
  * What the guard decides for an attempt's edits: under `protect` the findings
  * refuse the attempt (the problems the model reads), under `flag` they are
  * only recorded, under `allow` nothing is looked at.
