@@ -7,9 +7,10 @@ import { type DeliveryPorts, executeDelivery } from '../jobs/execute-delivery.js
 import type { LoopResult } from '../loop/run-loop.js';
 import type { JobView, Redactor } from '../report/index.js';
 import type { RefusedEntry, Sandbox } from '../sandbox/sandbox.js';
+import { actionRunBranch, actionRunTrigger } from '../triggers/index.js';
 import { silentLogger } from '../util/logger.js';
 import { copyBack } from '../workspace/copy-back.js';
-import { BRANCH_PREFIX, ROUND_TRAILER } from '../workspace/selfdebug-branches.js';
+import { ROUND_TRAILER } from '../workspace/selfdebug-branches.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { FailedRun } from './event.js';
 import { type HeadAndCheckedOut, planSuggestionReview, postSuggestionReview } from './suggestion-review.js';
@@ -75,7 +76,7 @@ function planFor(context: DeliveryContext, refused: readonly RefusedEntry[]): De
     refused,
     partialFix: 'commit-the-rest',
     target: {
-      workBranch: `${BRANCH_PREFIX}run-${run.runId}-${run.runAttempt}`,
+      workBranch: actionRunBranch(actionRunTrigger(run)),
       baseBranch: run.branch,
       existingPull: null,
       reportTo: null,

@@ -11,6 +11,7 @@ import { type FixPlan, runFixPlan } from '../fix/index.js';
 import type { LoopResult } from '../loop/run-loop.js';
 import { type JobView, jobView, Redactor } from '../report/index.js';
 import type { Sandbox, SandboxProvider } from '../sandbox/sandbox.js';
+import { actionRunTask, actionRunTrigger } from '../triggers/index.js';
 import { isOwnBranch, ROUND_TRAILER } from '../workspace/selfdebug-branches.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { type ActionSettings, actionSettings } from './action-settings.js';
@@ -152,7 +153,7 @@ async function debugCommand(run: ActionRun, checkout: () => Promise<Workspace>):
   });
   const plan: FixPlan = {
     jobId: jobIdOf(run.failed),
-    task: { description: `The command \`${command}\` fails in ${run.failed.workflowName}.`, command },
+    task: actionRunTask(actionRunTrigger(run.failed), command),
     limits: settings.limits,
     prices: settings.prices,
     workspace: runner.GITHUB_WORKSPACE,
@@ -259,13 +260,7 @@ function viewContext(run: ActionRun) {
     jobId: jobIdOf(failed),
     repository: runner.GITHUB_REPOSITORY,
     handle: 'selfdebug',
-    trigger: {
-      kind: 'action-run' as const,
-      workflowName: failed.workflowName,
-      runId: failed.runId,
-      runAttempt: failed.runAttempt,
-      branch: failed.branch,
-    },
+    trigger: actionRunTrigger(failed),
     requestedBy: failed.actor.login,
     commit: {
       sha: failed.sha,

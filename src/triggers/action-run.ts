@@ -1,4 +1,5 @@
 import { JobRefusedError } from '../errors/index.js';
+import type { DebugTask } from '../loop/task.js';
 import { BRANCH_PREFIX } from '../workspace/selfdebug-branches.js';
 import type { TriggerModule } from './trigger-module.js';
 import { describeFailedRun } from './workflow-run.js';
@@ -13,6 +14,22 @@ export interface ActionRunTrigger {
   branch: string;
 }
 
+/** The trigger of the failed run the Action answers, from what the event says of it. */
+export function actionRunTrigger(run: Omit<ActionRunTrigger, 'kind'>): ActionRunTrigger {
+  const { runId, runAttempt, workflowName, branch } = run;
+  return { kind: 'action-run', runId, runAttempt, workflowName, branch };
+}
+
+/** A branch named after the run, so a re-run of the same attempt finds its own. */
+export function actionRunBranch(trigger: ActionRunTrigger): string {
+  return `${BRANCH_PREFIX}run-${trigger.runId}-${trigger.runAttempt}`;
+}
+
+/** What the model is told of the failed run's command. */
+export function actionRunTask(trigger: ActionRunTrigger, command: string): DebugTask {
+  return { description: `The command \`${command}\` fails in ${trigger.workflowName}.`, command };
+}
+
 export const actionRun: TriggerModule<ActionRunTrigger> = {
   kind: 'action-run',
   issueNumber: () => null,
@@ -23,7 +40,7 @@ export const actionRun: TriggerModule<ActionRunTrigger> = {
   target: async ({ trigger, headSha }, host) => ({
     headSha: headSha ?? (await host.branchHead(trigger.branch)),
     ref: trigger.branch,
-    workBranch: `${BRANCH_PREFIX}run-${trigger.runId}-${trigger.runAttempt}`,
+    workBranch: actionRunBranch(trigger),
     ownBranch: false,
     baseBranch: trigger.branch,
     existingPull: null,
@@ -34,11 +51,7 @@ export const actionRun: TriggerModule<ActionRunTrigger> = {
       throw new JobRefusedError(`No command to debug for the failed run of ${trigger.workflowName}.`);
     }
     return {
-      task: {
-        description: `The command \`${command}\` fails in ${trigger.workflowName}.`,
-        command,
-        setupCommands,
-      },
+      task: { ...actionRunTask(trigger, command), setupCommands },
       scripts: [],
     };
   },

@@ -13,6 +13,7 @@ export type Trigger = TriggerOf<(typeof BUILTIN_TRIGGERS)[number]>;
 /** The registry the queue, the runner, the reports and the Action ask. */
 export const triggers = createTriggerRegistry(BUILTIN_TRIGGERS);
 
+export { actionRunBranch, actionRunTask, actionRunTrigger } from './action-run.js';
 export type { ScriptBlock } from './mention.js';
 export type {
   LoopMode,
