@@ -1,4 +1,5 @@
 import type { EventSink } from '../loop/events.js';
+import type { LoopMode } from '../loop/loop-session.js';
 import type { LoopResult } from '../loop/run-loop.js';
 import type { DebugTask, LoopLimits, ModelPrices } from '../loop/task.js';
 import type { LanguageModel } from '../model/language-model.js';
@@ -20,7 +21,7 @@ export interface FixPlan {
   limits: LoopLimits;
   prices: ModelPrices;
   /** `explain` and `revise` are the App's; every other door fixes. */
-  mode?: 'fix' | 'explain' | 'revise';
+  mode?: LoopMode;
   /** The image, setup and services; planned from the checkout, so it may still be in the making. */
   environment?: EnvironmentRequest | Promise<EnvironmentRequest>;
   /** The folder on the host the sandbox copies in (the job's clone may still be in the making). */

@@ -16,6 +16,9 @@ import {
 import { WorkspaceEditor } from './workspace-editor.js';
 import { WorkspaceTools } from './workspace-tools.js';
 
+/** How the loop works: a review asks for changes to a fix that may already pass; `explain` changes nothing. */
+export type LoopMode = 'fix' | 'explain' | 'revise';
+
 export interface LoopInput {
   task: DebugTask;
   limits: LoopLimits;
@@ -31,7 +34,7 @@ export interface LoopInput {
    * `revise` makes changes someone asked for (a review of the App's own fix):
    * the command may already pass, and must pass after the changes.
    */
-  mode?: 'fix' | 'explain' | 'revise';
+  mode?: LoopMode;
 }
 
 /** How a run ended, before the reflection. */

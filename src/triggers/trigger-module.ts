@@ -1,6 +1,7 @@
 import type { CodeHost } from '../code-host/code-host.js';
 import type { DerivedEnvironment } from '../environment/derive-environment.js';
 import type { ToolchainImageMap } from '../environment/toolchain-images.js';
+import type { LoopMode } from '../loop/loop-session.js';
 import type { DebugTask } from '../loop/task.js';
 
 /**
@@ -39,7 +40,7 @@ export interface TriggerModule<T extends { kind: string }> {
 }
 
 /** How the loop works for a trigger; the runner and the reports both ask. */
-export type LoopMode = 'fix' | 'explain' | 'revise';
+export type { LoopMode };
 
 /** What a module reads of a job's request (the queue's `JobRequest` has these fields and more). */
 export interface TriggerRequest<T> {

@@ -1,3 +1,4 @@
+import type { LoopMode } from '../loop-session.js';
 import { classifyEdits, touchedTestFiles } from './classify-edits.js';
 import type { EditedFile, TestEdits, TestFinding, TestPolicy } from './findings.js';
 
@@ -12,10 +13,7 @@ export interface TestGuardSettings {
  * who may well ask for a test to change: there `protect` only flags, so the edit is listed and labelled
  * in the pull request rather than refused.
  */
-export function guardSettingsFor(
-  settings: TestGuardSettings,
-  mode: 'fix' | 'explain' | 'revise' | undefined,
-): TestGuardSettings {
+export function guardSettingsFor(settings: TestGuardSettings, mode: LoopMode | undefined): TestGuardSettings {
   return mode === 'revise' && settings.tests === 'protect' ? { ...settings, tests: 'flag' } : settings;
 }
 
