@@ -116,6 +116,23 @@ describe('the test guard: expected output, CI, the command and coverage', () => 
     ).toEqual(['command-edited']);
   });
 
+  it("guards a Makefile's test rules, not the build a fix may need", () => {
+    const makefile =
+      'OBJECTS = main.o\n\nthermo: $(OBJECTS)\n\t$(CC) -o $@ $(OBJECTS)\n\ncheck: thermo\n\t./run-tests.sh\n';
+    const build = 'make && ./thermo 100';
+    // A missing object file is the build's bug: the fix, not a weakening.
+    expect(
+      kinds('Makefile', makefile, makefile.replace('main.o', 'main.o convert.o'), { command: build }),
+    ).toEqual([]);
+    // The recipe of a test-like target, or of a target the command names, decides what judges the fix.
+    expect(
+      kinds('Makefile', makefile, makefile.replace('./run-tests.sh', 'true'), { command: build }),
+    ).toEqual(['command-edited']);
+    expect(
+      kinds('Makefile', makefile, makefile.replace('-o $@', '-o $@ -w'), { command: 'make thermo' }),
+    ).toEqual(['command-edited']);
+  });
+
   it('finds a lowered coverage threshold', () => {
     expect(
       kinds('setup.cfg', '[coverage:report]\nfail_under = 90\n', '[coverage:report]\nfail_under = 10\n'),

@@ -1,5 +1,6 @@
 import { matchesAny } from '../../util/glob.js';
 import { type EditedFile, lineChanges, quote, type TestFinding, type TestGuardContext } from './findings.js';
+import { testRuleLines } from './makefile-rules.js';
 
 /**
  * Edits that weaken a check without touching a test's code: the expected
@@ -73,7 +74,7 @@ function commandFindings(path: string, before: string, after: string, command: s
       },
     ];
   }
-  if (namedByCommand(path, command) || RUNNER_CONFIG.test(path)) {
+  if (namedByCommand(path, before, after, command) || RUNNER_CONFIG.test(path)) {
     return [
       {
         path,
@@ -97,12 +98,17 @@ function commandFindings(path: string, before: string, after: string, command: s
 }
 
 /**
- * A Makefile decides what `make ...` runs. A script the command names is not taken for a test wrapper:
- * the App debugs failing scripts, so `sh check.sh` usually names the very code being fixed.
+ * A Makefile decides what `make ...` runs, but only in the rules of the targets that run the tests; a
+ * script the command names is not taken for a test wrapper: the App debugs failing scripts, so
+ * `sh check.sh` usually names the very code being fixed.
  */
-function namedByCommand(path: string, command: string): boolean {
+function namedByCommand(path: string, before: string, after: string, command: string): boolean {
   const base = path.split('/').at(-1) ?? path;
-  return /^(GNUmakefile|[Mm]akefile)$/.test(base) && commandWords(command).includes('make');
+  if (!/^(GNUmakefile|[Mm]akefile)$/.test(base) || !commandWords(command).includes('make')) return false;
+  const { removed, added } = lineChanges(before, after);
+  const rulesBefore = testRuleLines(before, command);
+  const rulesAfter = testRuleLines(after, command);
+  return removed.some((line) => rulesBefore.has(line)) || added.some((line) => rulesAfter.has(line));
 }
 
 function commandWords(command: string): string[] {
