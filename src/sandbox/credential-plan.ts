@@ -80,6 +80,20 @@ function stripYarnrc(text: string) {
   return stripLines(text, YARN_AUTH);
 }
 
+/**
+ * Why copy-back must leave `path` as the host has it, or null: a credential file is never brought back
+ * (a model writing one would put it in a pull request), and a file whose login lines the copy-in
+ * stripped would come back without them, so the host's copy (and the person's login) is kept.
+ */
+export function copyBackCredentialRefusal(path: string, hostText: string | null): string | null {
+  const rule = credentialRule(path);
+  if (rule === null) return null;
+  if (rule.action === 'drop')
+    return `a credential file (${rule.what}) is never brought back from the sandbox`;
+  if (hostText === null || rule.strip(hostText).removed.length === 0) return null;
+  return "the checkout's copy holds logins the sandbox never saw; it is left as it is (apply the change by hand)";
+}
+
 /** One copy's decisions: built as the copy walks the workspace, read when it ends. */
 export class CredentialPlan {
   readonly removed: RemovedCredential[] = [];

@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { lstat, mkdir, open, symlink, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SelfdebugError, WorkspacePathError } from '../errors/index.js';
+import { copyBackCredentialRefusal } from '../sandbox/credential-plan.js';
 import { resolveInside } from '../sandbox/resolve-inside.js';
 import type { RefusedEntry, Sandbox, WorkspaceFile } from '../sandbox/sandbox.js';
 import { workspacePath } from '../sandbox/workspace-path.js';
@@ -31,6 +32,11 @@ export async function copyBack(
   for (const path of paths) {
     try {
       const relative = workspacePath(path);
+      const credential = copyBackCredentialRefusal(relative, await hostText(dir, relative));
+      if (credential !== null) {
+        report.refused.push({ path, reason: credential });
+        continue;
+      }
       const file = await sandbox.readFile(relative);
       if (file === null) {
         report.refused.push({
@@ -48,6 +54,19 @@ export async function copyBack(
     }
   }
   return report;
+}
+
+/** The checkout's own text at `relative`, read without following a link; null when there is no such file. */
+async function hostText(root: string, relative: string): Promise<string | null> {
+  const handle = await open(join(root, relative), constants.O_RDONLY | constants.O_NOFOLLOW).catch(
+    () => null,
+  );
+  if (handle === null) return null;
+  try {
+    return (await handle.stat()).isFile() ? await handle.readFile('utf8') : null;
+  } finally {
+    await handle.close();
+  }
 }
 
 /**

@@ -29,6 +29,31 @@ describe('copyBack', () => {
     expect((await stat(join(dir, 'a/b/run.sh'))).mode & 0o7777).toBe(0o755);
   });
 
+  it("keeps the checkout's logins: a stripped .npmrc is left as it is, a credential file never comes back", async () => {
+    const dir = await tempDir();
+    const npmrc = 'registry=https://registry.example/\n//registry.example/:_authToken=abc123\n';
+    await writeFile(join(dir, '.npmrc'), npmrc);
+    await mkdir(join(dir, 'web'));
+    await writeFile(join(dir, 'web/.npmrc'), 'save-exact=true\n');
+    const report = await copyBack(
+      sandboxOf({
+        // What the sandbox saw was the stripped copy; the model changed a setting beside the login.
+        '.npmrc': file('registry=https://registry.example/\nsave-exact=true\n'),
+        'web/.npmrc': file('save-exact=false\n'),
+        '.git-credentials': file('https://user:pw@host.example\n'),
+      }),
+      ['.npmrc', 'web/.npmrc', '.git-credentials'],
+      dir,
+    );
+    expect(report.written).toEqual(['web/.npmrc']);
+    expect(report.refused.map((entry) => entry.path)).toEqual(['.npmrc', '.git-credentials']);
+    expect(report.refused[0]?.reason).toMatch(/holds logins the sandbox never saw/);
+    expect(report.refused[1]?.reason).toMatch(/never brought back/);
+    expect(await readFile(join(dir, '.npmrc'), 'utf8')).toBe(npmrc);
+    expect(await readFile(join(dir, 'web/.npmrc'), 'utf8')).toBe('save-exact=false\n');
+    await expect(lstat(join(dir, '.git-credentials'))).rejects.toThrow();
+  });
+
   it('never writes through a link on the host, and replaces a link standing where the file goes', async () => {
     const dir = await tempDir();
     const outside = await tempDir();
