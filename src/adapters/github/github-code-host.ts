@@ -50,7 +50,7 @@ export class GitHubCodeHost implements ActionCodeHost {
   private readonly fetch: typeof globalThis.fetch;
 
   constructor(
-    private readonly octokit: GitHubOctokit,
+    protected readonly octokit: GitHubOctokit,
     options: GitHubCodeHostOptions,
   ) {
     useTypedErrors(octokit, options.credential);
@@ -60,7 +60,7 @@ export class GitHubCodeHost implements ActionCodeHost {
     this.fetch = options.fetch ?? reconnectingFetch();
   }
 
-  private get repository() {
+  protected get repository() {
     return { owner: this.owner, repo: this.repo };
   }
 
