@@ -43,7 +43,8 @@ export async function runJob(
         // Pushed and opened before the container is removed, which takes longer than a push.
         deliver: async (ran) => {
           const delivery = await deliveryOf(plan.delivery, ran, report);
-          return executeDelivery(planDelivery(delivery.input), delivery.ports);
+          const decided = planDelivery(delivery.input);
+          return executeDelivery(decided, delivery.ports);
         },
       });
       outcome = { delivered };
