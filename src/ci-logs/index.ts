@@ -9,6 +9,7 @@ export {
   excerptLog,
   formatExcerpt,
 } from './excerpt-log.js';
+export { cutOutput, formatCut } from './output-cut.js';
 export { reproduce } from './reproduce-command.js';
 export type { LogExcerpt } from './select-lines.js';
 export { type ExpressionScope, expressionsIn, substitute, usesSecret } from './workflow-matrix.js';
