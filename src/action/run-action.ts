@@ -10,12 +10,13 @@ import { planEnvironment } from '../environment/plan-environment.js';
 import { type FixPlan, runFixPlan } from '../fix/index.js';
 import type { LoopResult } from '../loop/run-loop.js';
 import { type JobView, jobView, Redactor } from '../report/index.js';
-import type { Sandbox, SandboxProvider } from '../sandbox/sandbox.js';
+import type { SandboxProvider } from '../sandbox/sandbox.js';
 import { actionRunTask, actionRunTrigger } from '../triggers/index.js';
+import type { CopyBackReport } from '../workspace/copy-back.js';
 import { isOwnBranch, ROUND_TRAILER } from '../workspace/selfdebug-branches.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { type ActionSettings, actionSettings } from './action-settings.js';
-import { deliverPullRequest, deliverSuggestions } from './deliver.js';
+import { copyBackFor, deliverPullRequest, deliverSuggestions } from './deliver.js';
 import { type FailedRun, readFailedRun } from './event.js';
 import { findFailedStep } from './failed-step.js';
 import { configuredRun } from './fork-run.js';
@@ -78,10 +79,11 @@ interface ActionRun {
   redactor: Redactor;
 }
 
-/** What the loop left for the report: its result, its sandbox (for a delivery's checks) and the clients. */
+/** What the loop left for the report: its result, the files brought back, and the clients. */
 interface LoopDone {
   result: LoopResult;
-  sandbox: Sandbox;
+  /** The files the use case brought back into the clean checkout (a pull request's delivery only). */
+  copied: CopyBackReport;
   host: ActionCodeHost;
   checkout: () => Promise<Workspace>;
 }
@@ -96,18 +98,16 @@ async function debug(
   const fork = forkRefusal(read, inputs['allow-forks']);
   // Before anything of the fork's is read: no configuration, no sandbox, no model, no push.
   if (fork !== null) return done({ io, runner, redactor: new Redactor([inputs['api-key']]) }, fork);
-  const { config, failed, inputs: settled } = await configuredRun(inputs, runner, read, io.log);
-  secrets.push(...config.secret_env.map((name) => env[name]));
-  const run: ActionRun = {
-    inputs: settled,
-    runner,
-    env,
-    io,
-    failed,
-    config,
-    secrets,
-    redactor: new Redactor(secrets),
-  };
+  // One client for the whole run: the fork's settings and pull request, the failed step, the delivery.
+  const host = actionCodeHost({
+    token: inputs['github-token'],
+    apiUrl: runner.GITHUB_API_URL,
+    repository: runner.GITHUB_REPOSITORY,
+  });
+  const configured = await configuredRun(inputs, { runner, host, failed: read }, io.log);
+  secrets.push(...configured.config.secret_env.map((name) => env[name]));
+  const run: ActionRun = { ...configured, runner, env, io, secrets, redactor: new Redactor(secrets) };
+  const { config, failed } = run;
   const bot = untrustedBot(failed, inputs['trusted-bots']);
   if (bot !== null) return done(run, bot);
   const clone = lazyCheckout(runner, failed, inputs['github-token'], env);
@@ -118,7 +118,7 @@ async function debug(
       const exhausted = roundsExhausted(rounds, config.triggers.workflow_runs.max_rounds);
       if (exhausted !== null) return done(run, exhausted);
     }
-    return await debugCommand(run, clone.checkout);
+    return await debugCommand(run, host, clone.checkout);
   } finally {
     await clone.dispose();
   }
@@ -132,13 +132,12 @@ async function done(run: Pick<ActionRun, 'io' | 'runner' | 'redactor'>, message:
 }
 
 /** Runs the loop on the command (the input, the config's, or the failed step's) in the sandbox, then reports. */
-async function debugCommand(run: ActionRun, checkout: () => Promise<Workspace>): Promise<number> {
+async function debugCommand(
+  run: ActionRun,
+  host: ActionCodeHost,
+  checkout: () => Promise<Workspace>,
+): Promise<number> {
   const { inputs, runner, config, io } = run;
-  const host = actionCodeHost({
-    token: inputs['github-token'],
-    apiUrl: runner.GITHUB_API_URL,
-    repository: runner.GITHUB_REPOSITORY,
-  });
   const settings = settle(run);
   const given = inputs.command ?? config.command;
   const { command, derived } =
@@ -160,14 +159,13 @@ async function debugCommand(run: ActionRun, checkout: () => Promise<Workspace>):
     environment: run.failed.cacheScope
       ? { ...environment.request, cacheScope: run.failed.cacheScope }
       : environment.request,
-    // The delivery chosen by the inputs brings back what it needs itself (a pull request's files, or none).
-    copyBack: 'never',
+    ...copyBackFor(run.inputs.deliver, run.failed, checkout),
   };
   return await runFixPlan(plan, {
     sandboxes,
     model,
     onProgress: (line: string) => io.log(run.redactor.redact(line)),
-    deliver: ({ loop, sandbox }) => report(run, { result: loop, sandbox, host, checkout }),
+    deliver: ({ loop, copied }) => report(run, { result: loop, copied, host, checkout }),
   });
 }
 
@@ -283,7 +281,7 @@ async function deliverFix(run: ActionRun, view: JobView, loop: LoopDone): Promis
     redactor,
     view,
     result: loop.result,
-    sandbox: loop.sandbox,
+    copied: loop.copied,
     workspace: runner.GITHUB_WORKSPACE,
     checkout: loop.checkout,
   });

@@ -1,6 +1,5 @@
 import { ExcerptBuilder } from './excerpt-builder.js';
-import { KEYWORDS, opensWithMarker } from './keywords.js';
-import { LineSplitter } from './log-lines.js';
+import { type LogSource, readLog } from './log-source.js';
 import type { LogExcerpt } from './select-lines.js';
 
 /**
@@ -8,12 +7,6 @@ import type { LogExcerpt } from './select-lines.js';
  * step, its exit code, and the lines worth a reader's budget with their
  * original numbers. Reads any byte or string source once, front to back.
  */
-export type LogSource =
-  | string
-  | Uint8Array
-  | AsyncIterable<Uint8Array | string>
-  | Iterable<Uint8Array | string>;
-
 export interface ExcerptOptions {
   /** Most lines the excerpt keeps; 150 when not given. */
   maxLines?: number;
@@ -27,20 +20,7 @@ export async function excerptLog(source: LogSource, options: ExcerptOptions = {}
   const requested = options.maxLines ?? DEFAULT_MAX_LINES;
   const maxLines = Number.isFinite(requested) ? Math.max(1, Math.floor(requested)) : DEFAULT_MAX_LINES;
   const builder = new ExcerptBuilder(maxLines, options.maxCharacters ?? Number.POSITIVE_INFINITY);
-  const splitter = new LineSplitter(builder, { keywords: KEYWORDS, opens: opensWithMarker });
-  if (typeof source === 'string' || source instanceof Uint8Array) {
-    splitter.push(toBytes(source));
-  } else if (Symbol.asyncIterator in source) {
-    for await (const chunk of source) splitter.push(toBytes(chunk));
-  } else {
-    for (const chunk of source) splitter.push(toBytes(chunk));
-  }
-  splitter.end();
-  return builder.finish(splitter.lines);
-}
-
-function toBytes(chunk: Uint8Array | string): Uint8Array {
-  return typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+  return builder.finish(await readLog(source, builder));
 }
 
 /**
