@@ -47,6 +47,7 @@ export function startJobs(options: StartJobsOptions): StartedJobs {
     ? runJobHandler(runner, {
         ceiling: costCeilingFor(settings.app, store),
         loggerFor: (job) => logger.child(jobLogFields(job)),
+        firstJobOn: async (repository) => (await store.history({ repository, limit: 1 })).length === 0,
       })
     : null;
   return serveJobs({

@@ -27,6 +27,8 @@ export interface JobEvents {
   finished(delivery: Partial<Delivery>): Promise<JobView>;
   /** A job that cannot run as asked: one comment (or check run) saying why. */
   refused(message: string, headSha: string | null): Promise<JobView>;
+  /** Markdown the check run shows above its result when it completes (the CI secrets warning, docs/ci-secrets.md). */
+  notice(markdown: string): void;
   /** A job stopped before its loop could say so (while the sandbox opened or the environment was prepared). */
   cancelled(reason: string): Promise<JobView>;
 }

@@ -67,6 +67,7 @@ export class JobReporter implements JobEvents {
   private report: JobReport;
   private readonly comments: CommentWriter;
   private readonly checkRuns: CheckRunWriter;
+  private readonly notices: string[] = [];
   private readonly updates = new UpdateScheduler(() => this.update(), UPDATE_INTERVAL_MS);
 
   constructor(private readonly options: JobReporterOptions) {
@@ -137,8 +138,12 @@ export class JobReporter implements JobEvents {
     const { reportTo } = this.report;
     if (reportTo !== null) await this.comments.final(reportTo, this.view());
     await this.updateStatus();
-    await this.checkRuns.complete(this.report.checkRun, this.view(), delivery.fixSha ?? null);
+    await this.checkRuns.complete(this.report.checkRun, this.view(), delivery.fixSha ?? null, this.notices);
     return this.view();
+  }
+
+  notice(markdown: string): void {
+    this.notices.push(markdown);
   }
 
   /** The status shows it as cancelled, with who stopped it, as when the loop itself ends cancelled. */

@@ -18,6 +18,7 @@ import type { PreparedTask } from '../triggers/index.js';
 import type { Logger } from '../util/logger.js';
 import type { Workspace, WorkspaceProvider } from '../workspace/workspace.js';
 import { buildTask } from './build-task.js';
+import { ciSecretsNotice } from './ci-secrets-notice.js';
 import { jobTrailers, planDelivery, pullRequestText } from './delivery-plan.js';
 import { type Delivery, executeDelivery } from './execute-delivery.js';
 import { fixedScripts } from './fix-files.js';
@@ -44,6 +45,8 @@ export interface JobRunnerDependencies {
   environment: Record<string, string | undefined>;
   /** Secrets of the operator's own (registry passwords) that a report must never show. */
   operatorSecrets?: readonly string[];
+  /** Whether the job store holds no finished job of `owner/name`: that job's check run warns of CI secrets. */
+  firstJobOn?: (repository: string) => Promise<boolean>;
 }
 
 /** What the job's history keeps: the report's view (null when nothing ran), and why it stopped early. */
@@ -151,6 +154,12 @@ function startCheckout(job: Job, target: JobTarget, prepared: PreparedTask): Pro
       token: job.token,
     })
     .then(async (workspace) => {
+      const { redactor, logger } = job;
+      const notice = await ciSecretsNotice(
+        { request, firstJobOn: dependencies.firstJobOn, redactor, logger },
+        workspace.dir,
+      );
+      if (notice !== null) job.report.notice(notice);
       const maxRounds = settings.repo.triggers.workflow_runs.max_rounds;
       await prepareCheckout(workspace, {
         request,
