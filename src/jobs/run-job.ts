@@ -42,8 +42,9 @@ export async function runJob(
         signal,
         // Pushed and opened before the container is removed, which takes longer than a push.
         deliver: async (ran) => {
-          const { input, ports } = await deliveryOf(plan.delivery, ran, report);
-          return executeDelivery(planDelivery(input), ports);
+          const delivery = await deliveryOf(plan.delivery, ran, report);
+          const decided = planDelivery(delivery.input);
+          return executeDelivery(decided, delivery.ports);
         },
       });
       outcome = { delivered };
