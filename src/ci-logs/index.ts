@@ -9,7 +9,12 @@ export {
   excerptLog,
   formatExcerpt,
 } from './excerpt-log.js';
-export { classifyInfraFailure, type InfraFailure, type InfraKind } from './infra-failure.js';
+export {
+  classifyInfraFailure,
+  type InfraFailure,
+  InfraFailureReader,
+  type InfraKind,
+} from './infra-failure.js';
 export { reproduce } from './reproduce-command.js';
 export type { LogExcerpt } from './select-lines.js';
 export { type ExpressionScope, expressionsIn, substitute, usesSecret } from './workflow-matrix.js';

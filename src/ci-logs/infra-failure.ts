@@ -65,12 +65,13 @@ export async function classifyInfraFailure(
   source: LogSource,
   options: InfraOptions = {},
 ): Promise<InfraFailure | null> {
-  const reader = new InfraReader();
+  const reader = new InfraFailureReader();
   await readLog(source, reader);
   return reader.verdict(options.annotations ?? []);
 }
 
-class InfraReader implements LineHandler {
+/** The classifier as a reader of a pass over the log another reader makes too (excerptLog's `alsoRead`). */
+export class InfraFailureReader implements LineHandler {
   private system: CiSystem = 'generic';
   private current = newStep(null, true);
   /** The last step that failed, and the last step that ran a command (when none is marked failed). */
@@ -129,7 +130,7 @@ class InfraReader implements LineHandler {
     if (step.run && step.lines.length > 0) this.lastRun = step;
   }
 
-  verdict(annotations: readonly string[]): InfraFailure | null {
+  verdict(annotations: readonly string[] = []): InfraFailure | null {
     this.endStep();
     const runner = this.runnerVerdict(annotations);
     if (runner !== undefined) return runner;

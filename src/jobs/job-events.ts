@@ -25,8 +25,8 @@ export interface JobEvents {
   /** The fix's pull request: comments go there from now on when the job had nowhere to report before. */
   movedTo(issueNumber: number): Promise<void>;
   finished(delivery: Partial<Delivery>): Promise<JobView>;
-  /** A job that cannot run as asked: one comment (or check run) saying why. */
-  refused(message: string, headSha: string | null): Promise<JobView>;
+  /** A job that cannot run as asked: one comment (or check run, under `title`) saying why. */
+  refused(message: string, headSha: string | null, title?: string): Promise<JobView>;
   /** A job stopped before its loop could say so (while the sandbox opened or the environment was prepared). */
   cancelled(reason: string): Promise<JobView>;
 }

@@ -162,12 +162,12 @@ export class JobReporter implements JobEvents {
     return this.finished({});
   }
 
-  async refused(message: string, headSha: string | null): Promise<JobView> {
+  async refused(message: string, headSha: string | null, title?: string): Promise<JobView> {
     await this.updates.idle();
     const text = this.options.redactor.redact(message);
     const channel = reportChannel({ issueNumber: this.report.reportTo, headSha });
     if (channel.kind === 'comment') await this.comments.refusal(channel.issueNumber, text);
-    await this.checkRuns.refuse(this.report.checkRun, channel, text);
+    await this.checkRuns.refuse(this.report.checkRun, channel, text, title);
     return this.view();
   }
 

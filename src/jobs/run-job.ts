@@ -11,10 +11,10 @@ import { type FixPlan, type FixRan, runFixPlan } from '../fix/index.js';
 import type { LanguageModel } from '../model/language-model.js';
 import type { JobRequest } from '../queue/job-request.js';
 import type { JobView } from '../report/index.js';
-import { Redactor, redactingLogger, setupFailureMarkdown } from '../report/index.js';
+import { Redactor, redactingLogger, renderInfraFailure, setupFailureMarkdown } from '../report/index.js';
 import type { SandboxProvider } from '../sandbox/sandbox.js';
 import { EnvironmentSetupError } from '../sandbox/setup-error.js';
-import type { PreparedTask } from '../triggers/index.js';
+import { NotTheCodeError, type PreparedTask } from '../triggers/index.js';
 import type { Logger } from '../util/logger.js';
 import type { Workspace, WorkspaceProvider } from '../workspace/workspace.js';
 import { buildTask } from './build-task.js';
@@ -263,6 +263,13 @@ async function deliver(
 async function endEarly(job: Job, error: unknown, target: JobTarget | null): Promise<RunJobResult> {
   const { request, report } = job;
   const headSha = target?.headSha ?? request.headSha;
+  if (error instanceof NotTheCodeError) {
+    const { title, message } = renderInfraFailure(error.notice, job.redactor);
+    return {
+      view: await report.refused(message, headSha, title),
+      problem: { kind: 'refused', message: error.message },
+    };
+  }
   if (error instanceof JobRefusedError) {
     return {
       view: await report.refused(error.message, headSha),

@@ -248,6 +248,10 @@ export class GitHubCodeHost implements ActionCodeHost {
     return streamJobLog(this.octokit, { ...this.repository, jobId, fetch: this.fetch });
   }
 
+  async rerunFailedJobs(runId: number): Promise<void> {
+    await this.octokit.rest.actions.reRunWorkflowFailedJobs({ ...this.repository, run_id: runId });
+  }
+
   /** Null for a path that is missing, or that is a directory, submodule or dangling symlink. */
   fileContent(path: string, ref: string): Promise<string | null> {
     return readFileContent(this.octokit, this.repository, path, ref);
