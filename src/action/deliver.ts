@@ -2,17 +2,19 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ActionCodeHost } from '../code-host/code-host.js';
 import type { RepoConfig } from '../config/repo-config.js';
+import type { FixPlan } from '../fix/index.js';
 import { type DeliveryPlan, planDelivery, pullRequestText } from '../jobs/delivery-plan.js';
 import { type DeliveryPorts, executeDelivery } from '../jobs/execute-delivery.js';
 import type { LoopResult } from '../loop/run-loop.js';
 import type { JobView, Redactor } from '../report/index.js';
-import type { RefusedEntry, Sandbox } from '../sandbox/sandbox.js';
+import type { RefusedEntry } from '../sandbox/sandbox.js';
 import { actionRunBranch, actionRunTrigger } from '../triggers/index.js';
 import { silentLogger } from '../util/logger.js';
-import { copyBack } from '../workspace/copy-back.js';
+import type { CopyBackReport } from '../workspace/copy-back.js';
 import { ROUND_TRAILER } from '../workspace/selfdebug-branches.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { FailedRun } from './event.js';
+import type { ActionInputs } from './inputs.js';
 import { type HeadAndCheckedOut, planSuggestionReview, postSuggestionReview } from './suggestion-review.js';
 import { suggestionsFrom } from './suggestions.js';
 
@@ -33,7 +35,8 @@ export interface DeliveryContext {
   redactor: Redactor;
   view: JobView;
   result: LoopResult;
-  sandbox: Sandbox;
+  /** What the use case's copy-back brought into `checkout` (a pull request's delivery), and what it refused. */
+  copied: CopyBackReport;
   /** GITHUB_WORKSPACE: the job's own checkout, the fix's diff is against it. */
   workspace: string;
   /** A fresh checkout of the failed commit, made on first use. */
@@ -43,25 +46,39 @@ export interface DeliveryContext {
 /**
  * The fix on a `selfdebug/` branch and a pull request into the branch that
  * failed, planned and carried out as the App's jobs deliver theirs
- * (planDelivery, executeDelivery). The changed files are copied from the
- * sandbox into a clean checkout, never into GITHUB_WORKSPACE, so nothing the
- * job built is pushed; files that cannot come back are left out, with a note.
+ * (planDelivery, executeDelivery). The use case (runFixPlan) has copied the
+ * changed files into a clean checkout, never into GITHUB_WORKSPACE, so
+ * nothing the job built is pushed; files it refused are left out, with a note.
  */
 export async function deliverPullRequest(
   context: DeliveryContext,
 ): Promise<{ url: string; notes: string[] }> {
-  const { run, result } = context;
+  const { run } = context;
   if (run.branch === '')
     throw new Error(
       'the failed run is not on a branch (a tag?), so there is nothing to open a pull request into',
     );
   const workspace = await context.checkout();
-  const { refused } = await copyBack(context.sandbox, result.changedFiles, workspace.dir);
+  const { refused } = context.copied;
   const delivery = await executeDelivery(planFor(context, refused), portsFor(context, workspace));
   if (delivery.deliveryError !== null) throw new Error(delivery.deliveryError);
   if (delivery.pullRequestUrl === null) throw new Error('the fix changed no file that could be committed');
   const notes = refused.map((entry) => `Left out ${entry.path}: ${entry.reason}`);
   return { url: delivery.pullRequestUrl, notes };
+}
+
+/**
+ * How a plan brings the fix back for `deliver`: a pull request's files come back through the use case's
+ * copy-back, into a clean checkout of the failed commit (made only then), never into GITHUB_WORKSPACE;
+ * suggestions and no delivery bring nothing back, nor does a run on no branch (no pull request opens).
+ */
+export function copyBackFor(
+  deliver: ActionInputs['deliver'],
+  run: FailedRun,
+  checkout: () => Promise<Workspace>,
+): Pick<FixPlan, 'copyBack' | 'copyBackInto'> {
+  if (deliver !== 'pull-request' || run.branch === '') return { copyBack: 'never' };
+  return { copyBack: 'when-fixed', copyBackInto: async () => (await checkout()).dir };
 }
 
 /** The App's plan, with the Action's branch, trailer, author and footer; files that did not come back are left out. */

@@ -10,12 +10,13 @@ import { planEnvironment } from '../environment/plan-environment.js';
 import { type FixPlan, runFixPlan } from '../fix/index.js';
 import type { LoopResult } from '../loop/run-loop.js';
 import { type JobView, jobView, Redactor } from '../report/index.js';
-import type { Sandbox, SandboxProvider } from '../sandbox/sandbox.js';
+import type { SandboxProvider } from '../sandbox/sandbox.js';
 import { actionRunTask, actionRunTrigger } from '../triggers/index.js';
+import type { CopyBackReport } from '../workspace/copy-back.js';
 import { isOwnBranch, ROUND_TRAILER } from '../workspace/selfdebug-branches.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { type ActionSettings, actionSettings } from './action-settings.js';
-import { deliverPullRequest, deliverSuggestions } from './deliver.js';
+import { copyBackFor, deliverPullRequest, deliverSuggestions } from './deliver.js';
 import { type FailedRun, readFailedRun } from './event.js';
 import { findFailedStep } from './failed-step.js';
 import { configuredRun } from './fork-run.js';
@@ -78,10 +79,11 @@ interface ActionRun {
   redactor: Redactor;
 }
 
-/** What the loop left for the report: its result, its sandbox (for a delivery's checks) and the clients. */
+/** What the loop left for the report: its result, the files brought back, and the clients. */
 interface LoopDone {
   result: LoopResult;
-  sandbox: Sandbox;
+  /** The files the use case brought back into the clean checkout (a pull request's delivery only). */
+  copied: CopyBackReport;
   host: ActionCodeHost;
   checkout: () => Promise<Workspace>;
 }
@@ -160,14 +162,13 @@ async function debugCommand(run: ActionRun, checkout: () => Promise<Workspace>):
     environment: run.failed.cacheScope
       ? { ...environment.request, cacheScope: run.failed.cacheScope }
       : environment.request,
-    // The delivery chosen by the inputs brings back what it needs itself (a pull request's files, or none).
-    copyBack: 'never',
+    ...copyBackFor(run.inputs.deliver, run.failed, checkout),
   };
   return await runFixPlan(plan, {
     sandboxes,
     model,
     onProgress: (line: string) => io.log(run.redactor.redact(line)),
-    deliver: ({ loop, sandbox }) => report(run, { result: loop, sandbox, host, checkout }),
+    deliver: ({ loop, copied }) => report(run, { result: loop, copied, host, checkout }),
   });
 }
 
@@ -283,7 +284,7 @@ async function deliverFix(run: ActionRun, view: JobView, loop: LoopDone): Promis
     redactor,
     view,
     result: loop.result,
-    sandbox: loop.sandbox,
+    copied: loop.copied,
     workspace: runner.GITHUB_WORKSPACE,
     checkout: loop.checkout,
   });

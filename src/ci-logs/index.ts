@@ -9,6 +9,7 @@ export {
   excerptLog,
   formatExcerpt,
 } from './excerpt-log.js';
+export { includedBy, matchesFilterPattern } from './filter-pattern.js';
 export {
   classifyInfraFailure,
   type InfraFailure,
@@ -19,6 +20,11 @@ export { reproduce } from './reproduce-command.js';
 export type { LogExcerpt } from './select-lines.js';
 export { type ExpressionScope, expressionsIn, substitute, usesSecret } from './workflow-matrix.js';
 export {
+  type SecretReadingWorkflow,
+  type WorkflowFile,
+  workflowsReadingSecrets,
+} from './workflow-secrets.js';
+export {
   findFailedJob,
   localActionPaths,
   recoverFailingStep,
@@ -26,4 +32,5 @@ export {
   type StepQuery,
   type WorkflowFiles,
 } from './workflow-step.js';
+export type { BranchEvent, BranchPush, BranchTrigger } from './workflow-triggers.js';
 export { parseWorkflow, type WorkflowService, type WorkflowStep } from './workflow-yaml.js';

@@ -122,6 +122,11 @@ export function expressionsIn(text: string): string[] {
   return [...new Set(Array.from(text.matchAll(EXPRESSION), (match) => match[0]))];
 }
 
+/** What a text's `${{ … }}` expressions hold, in order. */
+export function expressionBodies(text: string): string[] {
+  return Array.from(text.matchAll(EXPRESSION), (match) => match[1] ?? '');
+}
+
 /** Whether a value draws on a secret (`${{ secrets.X }}`, `${{ github.token }}`). */
 export function usesSecret(value: string): boolean {
   for (const match of value.matchAll(EXPRESSION)) {

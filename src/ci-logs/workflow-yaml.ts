@@ -166,7 +166,8 @@ export function scalar(value: unknown): string {
       : String(value);
 }
 
-function safeParse(text: string): unknown {
+/** The YAML document, or null when it does not parse: a repository's file is untrusted. */
+export function safeParse(text: string): unknown {
   try {
     return parse(text);
   } catch {
@@ -174,6 +175,6 @@ function safeParse(text: string): unknown {
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -11,10 +11,11 @@ import {
   REPO_CONFIG_PATH,
   type RepoConfig,
 } from '../config/repo-config.js';
+import { commandOptions, warnOfCiSecrets } from './config-workflows.js';
 import type { OutputStream } from './output-stream.js';
 
 const CONFIG_USAGE = [
-  'Usage: selfdebug config check [FILE] [--format text|markdown]',
+  'Usage: selfdebug config check [FILE] [--format text|markdown] [--repo DIR] [--base BRANCH]',
   '',
   `Validates FILE (default: ./${REPO_CONFIG_PATH}) with the App's own messages and prints the`,
   'effective configuration: every default filled in, the sandbox and model settings this',
@@ -23,6 +24,10 @@ const CONFIG_USAGE = [
   '',
   'Problems are plain text (--format text, the default); --format markdown prints them as the App',
   'posts them on GitHub (bold, fenced blocks).',
+  '',
+  "It also reads the repository's .github/workflows (DIR: --repo, or the folder holding FILE's .github",
+  "folder) and warns on stderr about each workflow that would run on selfdebug's branches or pull",
+  'requests (against --base, default main) and reads secrets: CI runs code a model wrote (docs/ci-secrets.md).',
   '',
   'Exit codes: 0 valid, 2 invalid (or a usage error).',
 ].join('\n');
@@ -39,14 +44,16 @@ export async function runConfigCommand(argv: readonly string[], io: ConfigIO): P
     io.stdout.write(`${CONFIG_USAGE}\n`);
     return 0;
   }
-  const { format, rest } = formatOption(argv);
-  const [action, file = REPO_CONFIG_PATH, ...extra] = rest;
+  const options = commandOptions(argv);
+  const { format } = options;
+  const [action, file = REPO_CONFIG_PATH, ...extra] = options.rest;
   const problem =
     format === null ? '--format takes "text" or "markdown".' : usageProblem(action, file, extra);
   if (problem !== null) {
     io.stderr.write(`selfdebug config: ${problem}\n${CONFIG_USAGE}\n`);
     return 2;
   }
+  await warnOfCiSecrets({ file, ...options, format: format ?? 'text' }, io.stderr);
   const text = await readConfigText(file, io.stderr);
   if (text === null) return 2;
   const parsed = parseRepoConfigText(text, file);
@@ -64,19 +71,6 @@ export async function runConfigCommand(argv: readonly string[], io: ConfigIO): P
   }
   io.stdout.write(`${effectiveReport(file, effective, io.env)}\n`);
   return 0;
-}
-
-/** `--format text|markdown` (or `--format=…`) taken out of the arguments; null format when its value is neither. */
-function formatOption(argv: readonly string[]): { format: 'text' | 'markdown' | null; rest: string[] } {
-  const rest: string[] = [];
-  let format = 'text';
-  for (let index = 0; index < argv.length; index++) {
-    const arg = argv[index]!;
-    if (arg === '--format') format = argv[++index] ?? '';
-    else if (arg.startsWith('--format=')) format = arg.slice('--format='.length);
-    else rest.push(arg);
-  }
-  return { format: format === 'text' || format === 'markdown' ? format : null, rest };
 }
 
 function usageProblem(action: string | undefined, file: string, extra: string[]): string | null {

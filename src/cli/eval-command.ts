@@ -2,9 +2,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { loadSandboxProvider } from '../compose/command-sandbox.js';
 import { loadLanguageModel } from '../compose/language-model.js';
-import { loadSandboxConfig, parseSandboxConfig } from '../config/load-config.js';
-import { loadModelConfig, parseModelConfig } from '../config/model-config.js';
+import { loadSandboxConfig } from '../config/load-config.js';
+import { loadModelConfig, type ModelConfig } from '../config/model-config.js';
 import type { Environment } from '../config/read-environment.js';
+import { defaultRepoConfig } from '../config/repo-config.js';
 import {
   ConfigError,
   EngineUnreachableError,
@@ -18,8 +19,7 @@ import { loadSuite, SuiteNotFoundError } from '../eval/load-suite.js';
 import type { ModeResult } from '../eval/results-file.js';
 import { type EvalProgress, ResultsMismatchError, runEval } from '../eval/run-eval.js';
 import { scriptedModel } from '../eval/scripted-models.js';
-import { modelPrices } from '../fix/index.js';
-import { loopLimitsSchema, type ModelPrices, UNKNOWN_PRICES } from '../loop/task.js';
+import { mergeSettings, type RunSettings } from '../fix/index.js';
 import type { LanguageModel } from '../model/language-model.js';
 import { EVAL_USAGE, type EvalOptions, EvalUsageError, parseEvalOptions } from './eval-options.js';
 import type { OutputStream } from './output-stream.js';
@@ -73,8 +73,8 @@ export async function runEvalCommand(argv: readonly string[], io: EvalIO): Promi
 async function evaluate(options: EvalOptions, io: EvalIO, signal: AbortSignal): Promise<number> {
   const cwd = io.cwd ?? process.cwd();
   const suite = await loadSuite(resolve(cwd, options.dir), options.tasks);
-  const { sandbox, limits } = evalSettings(options, io.env);
-  const { modelFor, modelName, prices } = await models(options, io.env);
+  const { sandbox, model, limits, prices } = evalSettings(options, io.env);
+  const { modelFor, modelName } = await models(options, model);
   const { outDir, resultsPath, tablePath } = await resultPaths(cwd, options, suite.name);
   const shown = (path: string) => relative(cwd, path) || '.';
   const modes = options.baseline ? 'the loop and one-shot' : 'the loop only';
@@ -132,55 +132,40 @@ function finish(run: { missing: string[]; cancelled: boolean }, io: EvalIO): num
   return EXIT_RAN;
 }
 
-/** The sandbox (the environment's, with the flags over it) and the loop's limits. */
-function evalSettings(options: EvalOptions, env: Environment) {
-  const sandbox = parseSandboxConfig(
-    {
-      ...loadSandboxConfig(env),
-      ...(options.sandbox === undefined ? {} : { kind: options.sandbox }),
-      ...(options.image === undefined ? {} : { image: options.image }),
+/**
+ * The sandbox, the model, the loop's limits and prices, through the one merger
+ * (docs/settings-precedence.md): the environment, then the flags. A suite has
+ * no `.github/selfdebug.yml`; a scripted model reads no model settings.
+ */
+function evalSettings(options: EvalOptions, env: Environment): RunSettings {
+  const scripted = options.scripted !== undefined;
+  return mergeSettings({
+    operator: { sandbox: loadSandboxConfig(env), model: scripted ? {} : loadModelConfig(env) },
+    repo: defaultRepoConfig,
+    door: {
+      sandbox: { kind: options.sandbox, image: options.image },
+      model: { model: options.model, baseUrl: options.baseUrl },
+      limits: { maxAttempts: options.maxAttempts },
     },
-    'the command-line options',
-  );
-  const limits = loopLimitsSchema.parse({
-    ...(options.maxAttempts === undefined ? {} : { maxAttempts: options.maxAttempts }),
-    commandTimeoutSeconds: sandbox.commandTimeoutSeconds,
+    source: 'the command-line options',
   });
-  return { sandbox, limits };
 }
 
 interface Models {
   modelFor: (task: EvalTask) => LanguageModel;
   modelName: string;
-  prices: ModelPrices;
 }
 
-async function models(options: EvalOptions, env: Environment): Promise<Models> {
+async function models(options: EvalOptions, config: ModelConfig): Promise<Models> {
   const scripted = options.scripted;
   if (scripted !== undefined) {
     // A fresh one per task and mode: each counts its own attempts.
-    return {
-      modelFor: (task) => scriptedModel(scripted, task),
-      modelName: `scripted-${scripted}`,
-      prices: UNKNOWN_PRICES,
-    };
+    return { modelFor: (task) => scriptedModel(scripted, task), modelName: `scripted-${scripted}` };
   }
-  const config = parseModelConfig(
-    {
-      ...loadModelConfig(env),
-      ...(options.model === undefined ? {} : { model: options.model }),
-      ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
-    },
-    'the command-line options',
-  );
   // Loaded on demand (in compose): scripted runs never load the OpenAI SDK. One client for every task,
   // so what it learns about the server (structured output, tools, context length) is probed once.
   const model = await loadLanguageModel(config);
-  return {
-    modelFor: () => model,
-    modelName: config.model,
-    prices: modelPrices(config),
-  };
+  return { modelFor: () => model, modelName: config.model };
 }
 
 function progressLine(event: EvalProgress, count: number): string {

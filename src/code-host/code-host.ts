@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { CiRuns } from '../ci-verdict/ci-verdict.js';
 
 /**
  * The CodeHost port: what a job needs from GitHub for one repository. The
@@ -155,4 +156,19 @@ export interface ActionCodeHost extends CodeHost {
   pullRequestFiles(pullNumber: number): Promise<PullRequestFile[]>;
   /** One review with the inline comments; `inline` is false when GitHub refused them and the fallback went instead. */
   suggestionReview(review: SuggestionReview): Promise<{ url: string; inline: boolean }>;
+}
+
+/**
+ * What following a fix's CI needs of GitHub beyond a job's: the workflow runs
+ * on a commit, and the edit of a text the App wrote earlier (the pull
+ * request's body, a job's status comment) that keeps everything else in it.
+ * The GitHub adapter serves it; a job and its fakes see only CodeHost.
+ */
+export interface CiHost extends CodeHost {
+  /** The workflow runs GitHub lists for `headSha` (latest attempt of each), and how many workflows are active. */
+  ciRuns(headSha: string): Promise<CiRuns>;
+  /** Rewrites a comment's body through `edit`; false when the comment is gone. */
+  amendComment(commentId: number, edit: (body: string) => string): Promise<boolean>;
+  /** Rewrites a pull request's body through `edit`. */
+  amendPullRequestBody(number: number, edit: (body: string) => string): Promise<void>;
 }

@@ -104,3 +104,9 @@ function definedOnly<Value extends Record<string, unknown>>(value: Value): Parti
     Object.entries(value).filter(([, entry]) => entry !== undefined),
   ) as Partial<Value>;
 }
+
+/** How long to follow a fix's CI, in milliseconds; null when `ci_verdict: off` says never to wait. */
+export function ciVerdictWaitMs(config: RepoConfig): number | null {
+  const setting = config.ci_verdict;
+  return setting === 'off' ? null : setting.wait_minutes * 60_000;
+}

@@ -202,6 +202,24 @@ const reportSchema = strictSection({
   }),
 });
 
+/**
+ * How long the App follows its fix's CI before it calls the verdict unknown,
+ * or `off` never to wait on CI at all (docs/ci-verdict.md).
+ */
+const ciVerdictSchema = z
+  .union([
+    z.literal('off'),
+    strictSection({
+      wait_minutes: z
+        .int()
+        .min(1)
+        .max(24 * 60)
+        .default(60)
+        .meta({ description: 'Minutes to wait for every workflow on the fix’s commit to finish.' }),
+    }),
+  ])
+  .default({ wait_minutes: 60 });
+
 export const repoConfigSchema = strictSection({
   _extends: z.string().optional().meta({
     description:
@@ -240,6 +258,10 @@ export const repoConfigSchema = strictSection({
   protected_paths: z.array(z.string().trim().min(1).max(512)).max(100).optional().meta({
     description:
       'Globs of further files the tests policy guards, e.g. "tests/golden/**" ("**" across folders, "*" within one).',
+  }),
+  ci_verdict: ciVerdictSchema.meta({
+    description:
+      'Follow the repository’s own CI on each fix the App pushes and record its verdict (passed, failed, unknown) on the pull request: `{ wait_minutes: N }` (default 60), or "off" never to wait on CI.',
   }),
   secret_env: z.array(environmentNameSchema).default([]).meta({
     description:

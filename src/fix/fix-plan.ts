@@ -28,6 +28,11 @@ export interface FixPlan {
   workspace: string | Promise<string>;
   /** When the loop's changed files come back into `workspace`: never, only for a fix, or whatever the outcome. */
   copyBack: 'never' | 'when-fixed' | 'always';
+  /**
+   * Where the files come back when not into `workspace`, asked for only when they do: the Action's
+   * clean checkout of the failed commit, so nothing the job built on the runner is pushed.
+   */
+  copyBackInto?: () => Promise<string>;
 }
 
 /** What the loop left while its sandbox is still open: a delivery may still read files through it. */

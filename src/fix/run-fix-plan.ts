@@ -37,7 +37,14 @@ export async function runFixPlan<Delivered>(plan: FixPlan, ports: FixPorts<Deliv
     const wanted = plan.copyBack === 'always' || (plan.copyBack === 'when-fixed' && loop.outcome === 'fixed');
     // Only the files the loop edited come back, never .git, build output or anything else the command wrote.
     const files = readOnce(sandbox);
-    const copied = wanted ? await copyBack(files, loop.changedFiles, await plan.workspace) : NOTHING_COPIED;
+    const copied = wanted
+      ? await copyBack(files, loop.changedFiles, await copyBackFolder(plan))
+      : NOTHING_COPIED;
     return ports.deliver({ loop, sandbox, copied, files });
   });
+}
+
+/** The folder the changed files come back into: the plan's own choice, else the workspace copied in. */
+async function copyBackFolder(plan: FixPlan): Promise<string> {
+  return plan.copyBackInto ? plan.copyBackInto() : plan.workspace;
 }

@@ -70,6 +70,7 @@ export function jobResult({ view, problem }: RunJobResult, signal: AbortSignal):
     tokens: spend?.usage.totalTokens ?? 0,
     costUsd: spend?.costUsd ?? 0,
     links,
+    fixSha: view?.fixSha ?? null,
   };
   if (view?.finished)
     return { ...common, outcome: view.finished.outcome, reason: short(view.finished.reason) };

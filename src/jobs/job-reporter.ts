@@ -132,6 +132,7 @@ export class JobReporter implements JobEvents {
       type: 'delivered',
       pullRequestUrl: delivery.pullRequestUrl ?? null,
       deliveryError: delivery.deliveryError ?? null,
+      fixSha: delivery.fixSha ?? null,
     });
     await this.postAttempts();
     const { reportTo } = this.report;

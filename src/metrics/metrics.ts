@@ -1,3 +1,4 @@
+import type { CiVerdictKind } from '../ci-verdict/ci-verdict.js';
 import type { JobTrigger } from '../queue/job-request.js';
 import type { JobResult } from '../queue/job-store.js';
 import type { ExecEnd } from '../sandbox/exec-result.js';
@@ -22,6 +23,8 @@ export interface Metrics {
   githubRequest(method: string, status: number | 'error', rateLimit: RateLimit | null): void;
   /** A verified webhook delivery, by event name (`issue_comment`, `workflow_run`, …). */
   webhookReceived(event: string): void;
+  /** The repository's own CI judged a fix the App pushed (counted once per fix, docs/ci-verdict.md). */
+  ciVerdict(verdict: CiVerdictKind): void;
 }
 
 export type SandboxPhase = 'setup' | 'run';
@@ -39,4 +42,5 @@ export const noMetrics: Metrics = {
   sandboxCommand() {},
   githubRequest() {},
   webhookReceived() {},
+  ciVerdict() {},
 };

@@ -1,3 +1,4 @@
+import type { CiVerdict } from '../ci-verdict/ci-verdict.js';
 import type { LoopOutcome } from '../loop/events.js';
 import type { JobQueue, JobRequest, JobTrigger } from './job-request.js';
 
@@ -41,6 +42,12 @@ export interface JobStore extends JobQueue {
    * keeps fewer (SPEND_LEDGER_MS says how far back it reaches).
    */
   spentUsd(installationId: number, sinceMs: number): Promise<number>;
+  /**
+   * Adds the verdict of the repository's CI to a finished job's record (the
+   * job that pushed `verdict.sha`). The first verdict stands: false, and
+   * nothing changed, when the record already has one or is gone.
+   */
+  recordCiVerdict(jobId: string, verdict: CiVerdict): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -93,6 +100,8 @@ export interface JobResult {
   tokens: number;
   costUsd: number;
   links: JobLinks;
+  /** The commit the job pushed (a fix on a branch or a pull request), whose CI is followed; absent when it pushed none. */
+  fixSha?: string | null;
 }
 
 export interface JobLinks {
@@ -119,6 +128,8 @@ export interface JobRecord extends JobResult {
   durationMs: number;
   /** From enqueue to the first claim. */
   waitMs: number;
+  /** What the repository's CI said of the pushed fix, once it has (JobStore.recordCiVerdict). */
+  ciVerdict?: CiVerdict;
 }
 
 /** A job not finished yet, as the jobs page lists it. */

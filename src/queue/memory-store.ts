@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { CiVerdict } from '../ci-verdict/ci-verdict.js';
 import { jobRecord, openJob } from './job-record.js';
 import {
   issueNumberOf,
@@ -188,6 +189,13 @@ export class MemoryJobStore implements JobStore {
     return this.spend
       .filter((entry) => entry.installationId === installationId && entry.at >= sinceMs)
       .reduce((sum, entry) => sum + entry.costUsd, 0);
+  }
+
+  async recordCiVerdict(jobId: string, verdict: CiVerdict): Promise<boolean> {
+    const record = this.records.find((candidate) => candidate.id === jobId);
+    if (record === undefined || record.ciVerdict !== undefined) return false;
+    record.ciVerdict = structuredClone(verdict);
+    return true;
   }
 
   async close(): Promise<void> {

@@ -27,7 +27,12 @@ export type ReportChange =
   | { type: 'status-posted'; url: string }
   | { type: 'attempt-posted'; attempt: number; url: string }
   | { type: 'moved-to'; issueNumber: number }
-  | { type: 'delivered'; pullRequestUrl: string | null; deliveryError: string | null };
+  | {
+      type: 'delivered';
+      pullRequestUrl: string | null;
+      deliveryError: string | null;
+      fixSha?: string | null;
+    };
 
 export function newJobReport(context: JobContext, reportTo: number | null): JobReport {
   return { view: jobView(context, []), checkRun: null, reportTo };
@@ -56,7 +61,7 @@ export function reduceJobReport(report: JobReport, change: ReportChange): JobRep
       return report.reportTo === null ? { ...report, reportTo: change.issueNumber } : report;
     case 'delivered': {
       const { pullRequestUrl, deliveryError } = change;
-      return { ...report, view: { ...view, pullRequestUrl, deliveryError } };
+      return { ...report, view: { ...view, pullRequestUrl, deliveryError, fixSha: change.fixSha ?? null } };
     }
   }
 }

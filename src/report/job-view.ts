@@ -91,6 +91,8 @@ export interface JobView extends JobProgress {
   pullRequestUrl: string | null;
   checkRunUrl: string | null;
   deliveryError: string | null;
+  /** The commit the job pushed, once delivered: the one the repository's CI judges. */
+  fixSha: string | null;
   commit: TestedCommit | null;
   comments: CommentMode;
   notes: readonly string[];
@@ -126,6 +128,7 @@ export function jobView(context: JobContext, events: readonly LoopEvent[]): JobV
     pullRequestUrl: context.pullRequestUrl ?? null,
     checkRunUrl: context.checkRunUrl ?? null,
     deliveryError: context.deliveryError ?? null,
+    fixSha: null,
     commit: context.commit ?? null,
     comments: context.comments ?? 'per-attempt',
     notes: context.notes ?? [],

@@ -13,3 +13,14 @@ export const ROUND_TRAILER = 'Selfdebug-Round: workflow-run';
 export function isOwnBranch(branch: string): boolean {
   return branch.startsWith(BRANCH_PREFIX);
 }
+
+/**
+ * One name of each shape the App's and the Action's branches take (see the
+ * trigger modules), for checks that ask which workflows would run on them.
+ */
+export const OWN_BRANCH_EXAMPLES: readonly string[] = [
+  `${BRANCH_PREFIX}issue-12-0a1b2c3d`,
+  `${BRANCH_PREFIX}pr-34-0a1b2c3d`,
+  `${BRANCH_PREFIX}run-5678-0a1b2c3d`,
+  `${BRANCH_PREFIX}run-5678-1`,
+];

@@ -9,6 +9,7 @@ import {
   BROKEN_STATS,
   FIXED_STATS,
   failedRun,
+  fixProposal,
   inputsFor,
   openPull,
   PROJECT,
@@ -77,6 +78,41 @@ describe('the GitHub Action in a simulated runner', () => {
     const outputs = await readText(simulated.outputPath);
     expect(outputs).toContain('outcome=fixed\n');
     expect(outputs).toContain(`delivered-url=http://${standin.host}/octo-org/app/pull/${pull.number}`);
+    expect(standin.problems).toEqual([]);
+  });
+
+  it('leaves out of the pull request a file the copy-back refuses (a credential file), with a warning', {
+    timeout: ACTION_TIMEOUT,
+  }, async () => {
+    const { standin, repository, token } = await world.repository();
+    const storeLogin = { path: '.git-credentials', search: '', replace: 'https://user:pw@host.example\n' };
+    const model = await world.model([
+      { json: { ...fixProposal, edits: [...fixProposal.edits, storeLogin] } },
+      { json: reflection },
+    ]);
+    const sha = repository.commits[0]!;
+    const run = failedRun(standin, repository.fullName, sha);
+    const { root, workspace } = await world.checkedOut();
+    const simulated = await simulateRunner(root, standin, {
+      repository: repository.fullName,
+      workspace,
+      ...pushBy('alice'),
+      runId: run.id,
+      sha,
+      inputs: inputsFor(model, token),
+    });
+
+    const { code, log } = await runSimulated(simulated.env);
+
+    expect(log).not.toContain('::error::');
+    expect(code).toBe(0);
+    expect(log).toMatch(/::warning::selfdebug: Left out \.git-credentials: /);
+    const [pull] = standin.pulls(repository.fullName);
+    expect(await standin.readFile(repository.fullName, pull!.head, 'stats.py')).toBe(FIXED_STATS);
+    await expect(standin.readFile(repository.fullName, pull!.head, '.git-credentials')).rejects.toThrow(
+      'has no file .git-credentials',
+    );
+    await expect(access(join(workspace, '.git-credentials'))).rejects.toThrow();
     expect(standin.problems).toEqual([]);
   });
 

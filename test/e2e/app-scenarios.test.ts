@@ -1,19 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { JOB_LABEL } from '../../src/adapters/docker/labels.js';
 import { SqliteJobStore } from '../../src/adapters/sqlite/sqlite-store.js';
-import { GitHubStandin, type StandinRepository } from '../fakes/github-standin/standin.js';
-import { type RuleModelServer, startRuleModelServer } from '../fakes/rule-model-server.js';
-import { describeWithDocker, TEST_IMAGE } from '../helpers/docker.js';
-import { until } from '../helpers/until.js';
-import { mentionInNewIssue } from './support/mention.js';
+import type { GitHubStandin, StandinRepository } from '../fakes/github-standin/standin.js';
+import type { RuleModelServer } from '../fakes/rule-model-server.js';
+import { describeWithDocker } from '../helpers/docker.js';
+import { AppWorld } from './support/app-world.js';
 import { issueCommentPayload, reviewPayload, workflowRunPayload } from './support/payloads.js';
-import { AppProcess, type Child, type ProcessSettings, startWorker } from './support/processes.js';
+import type { ProcessSettings } from './support/processes.js';
 import { PYCORRECTOR, STATS, slowRepository, UNREACHABLE } from './support/scenario-repos.js';
 
 /**
@@ -32,63 +27,32 @@ const PYCORRECTOR_LOG = readFileSync(
 );
 
 describeWithDocker('the App end to end', () => {
+  let world: AppWorld;
   let standin: GitHubStandin;
   let model: RuleModelServer;
-  let app: AppProcess;
-  let worker: Child;
   let settings: ProcessSettings;
-  let queueDir: string;
   const docker = new Docker();
   const jobIds = new Set<string>();
 
   beforeAll(async () => {
-    standin = await GitHubStandin.start();
-    model = await startRuleModelServer([
+    world = await AppWorld.start([
       ...STATS.rules,
       ...PYCORRECTOR.rules,
       ...UNREACHABLE.rules,
       ...STOP.rules,
       ...RESUME.rules,
     ]);
-    queueDir = await mkdtemp(join(tmpdir(), 'selfdebug-e2e-'));
-    settings = {
-      githubHost: standin.host,
-      appId: standin.appId,
-      privateKey: standin.privateKey,
-      webhookSecret: randomBytes(20).toString('hex'),
-      modelUrl: model.url,
-      queuePath: join(queueDir, 'queue.sqlite'),
-      image: TEST_IMAGE,
-      env: { SELFDEBUG_CONCURRENCY: '2' },
-    };
-    app = await AppProcess.start(settings);
-    worker = startWorker(settings);
+    ({ standin, model, settings } = world);
   }, 90_000);
 
   afterAll(async () => {
-    await worker?.stop();
-    await app?.child.stop();
-    await model?.close();
-    await standin?.close();
-    if (queueDir) await rm(queueDir, { recursive: true, force: true });
+    await world?.close();
   }, 60_000);
 
-  const logs = () => `${app.child.tail()}\n${worker.tail()}`;
-
-  /** Waits for what a scenario expects, with both processes' last lines on a failure. */
-  const eventually = (what: string, check: () => boolean | Promise<boolean>) =>
-    until(what, check, { intervalMs: 100, context: logs });
-
-  /** A mention in a new issue of `repo` by `login`, delivered to the App. */
-  async function mention(repo: StandinRepository, login: string, text: string, issueText: string) {
-    const { issue, comment, payload } = mentionInNewIssue(standin, repo, { login, body: text, issueText });
-    const delivery = await app.deliver('issue_comment', payload);
-    expect(delivery.status, logs()).toBe(200);
-    return { issue, comment, delivery };
-  }
-
-  const statusComment = (repo: StandinRepository, number: number) =>
-    standin.comments(repo.fullName, number).find((comment) => comment.body.includes('selfdebug:status'));
+  const eventually = (what: string, check: () => boolean | Promise<boolean>) => world.eventually(what, check);
+  const mention = (repo: StandinRepository, login: string, text: string, issueText: string) =>
+    world.mention(repo, login, text, issueText);
+  const statusComment = (repo: StandinRepository, number: number) => world.statusComment(repo, number);
 
   function rememberJobs(repo: StandinRepository, number: number) {
     for (const comment of standin.comments(repo.fullName, number)) {
@@ -104,7 +68,7 @@ describeWithDocker('the App end to end', () => {
   }
 
   function expectNothingLeaked() {
-    const posted = standin.listAllText().concat(app.child.output, worker.output);
+    const posted = standin.listAllText().concat(world.app.child.output, world.worker.output);
     for (const token of standin.issuedTokens) {
       for (const text of posted) expect(text.includes(token), 'an installation token leaked').toBe(false);
     }
@@ -189,7 +153,7 @@ describeWithDocker('the App end to end', () => {
         },
       ],
     });
-    const delivery = await app.deliver(
+    const delivery = await world.app.deliver(
       'workflow_run',
       workflowRunPayload(repo, standin.installationId, {
         id: run.id,
@@ -228,7 +192,7 @@ describeWithDocker('the App end to end', () => {
       body: 'Close. Please print the mean with two decimals.',
       comments: [{ path: 'stats.py', line: 5, body: 'two decimals here' }],
     });
-    const delivery = await app.deliver(
+    const delivery = await world.app.deliver(
       'pull_request_review',
       reviewPayload(
         stats,
@@ -315,7 +279,7 @@ describeWithDocker('the App end to end', () => {
       body: '@selfdebug stop',
       user: 'erin',
     });
-    await app.deliver(
+    await world.app.deliver(
       'issue_comment',
       issueCommentPayload(
         repo,
@@ -342,8 +306,7 @@ describeWithDocker('the App end to end', () => {
     const ids = [...jobIds].filter((id) => statusComment(repo, issue.number)!.body.includes(id));
     await eventually('its container', async () => (await containersOf(ids)).length > 0);
 
-    await worker.stop('SIGKILL');
-    worker = startWorker(settings, 'worker-2');
+    await world.replaceWorker('worker-2');
     await eventually('the pull request', () => standin.pulls(repo.fullName).length === 1);
     await eventually('the final status', () => /Fixed/i.test(statusComment(repo, issue.number)?.body ?? ''));
     const comments = standin.comments(repo.fullName, issue.number);

@@ -137,6 +137,39 @@ describe('runFixPlan: the one use case every door runs its plan through', () => 
     expect(counts).toEqual({ opened: 1, disposed: 1 });
   });
 
+  it("runs the Action's pull-request plan: a fix comes back into a clean checkout, never the runner's workspace, and a credential file never", async () => {
+    const dir = await brokenFolder();
+    const clean = await brokenFolder();
+    const { provider } = countingProvider();
+    const steal = { path: '.git-credentials', search: '', replace: 'https://user:pw@host.example\n' };
+    let asked = 0;
+    const delivered = await runFixPlan(
+      {
+        jobId: 'action-2-1',
+        task,
+        limits: limits({ maxAttempts: 1, reproduceRuns: 1 }),
+        prices: modelPrices({ inputPricePerMillion: 0, outputPricePerMillion: 0 }),
+        workspace: dir,
+        copyBack: 'when-fixed',
+        copyBackInto: async () => {
+          asked++;
+          return clean;
+        },
+      },
+      {
+        sandboxes: provider,
+        model: new ScriptedModel([fix('greting is never defined', [goodEdit, steal]), reflect()]),
+        deliver: async ({ loop, copied }) => ({ outcome: loop.outcome, copied }),
+      },
+    );
+    expect(delivered.outcome).toBe('fixed');
+    expect(asked).toBe(1);
+    expect(delivered.copied.written).toEqual(['app.py']);
+    expect(delivered.copied.refused.map((entry) => entry.path)).toEqual(['.git-credentials']);
+    expect(await readFile(join(clean, 'app.py'), 'utf8')).toBe(FIXED);
+    expect(await readFile(join(dir, 'app.py'), 'utf8')).toBe(BROKEN);
+  });
+
   it("runs the CLI's plan: the folder itself, its file back only for a fix, and --patch keeps the folder untouched", async () => {
     for (const patch of [false, true]) {
       const dir = await brokenFolder();

@@ -93,6 +93,7 @@ describe('parseRepoConfig', () => {
       pull_request: { draft: true, labels: [], push_branch_on_failure: false, title_prefix: 'selfdebug: ' },
       report: { comments: 'per-attempt' },
       allowed_users: [],
+      ci_verdict: { wait_minutes: 60 },
       secret_env: [],
     };
     expect(valid(null)).toEqual(expected);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { type Job, Queue } from 'bullmq';
 import { Redis } from 'ioredis';
+import type { CiVerdict } from '../../ci-verdict/ci-verdict.js';
 import { QueueError } from '../../errors/index.js';
 import {
   issueNumberOf,
@@ -30,7 +31,7 @@ import { JobFetcher } from './bullmq-fetcher.js';
 import { finishUnleased } from './bullmq-finish.js';
 import { BullmqKeys, type OpenEntry } from './bullmq-keys.js';
 import { bullmqLease, runClaim } from './bullmq-lease.js';
-import { listOpenJobs, readHistory, spentSince } from './bullmq-queries.js';
+import { listOpenJobs, readHistory, recordCiVerdict, spentSince } from './bullmq-queries.js';
 import { ENQUEUE, FLAG_CANCEL } from './redis-scripts.js';
 
 export interface BullmqStoreOptions extends StoreOptions {
@@ -212,6 +213,10 @@ export class BullmqJobStore implements JobStore {
 
   spentUsd(installationId: number, sinceMs: number): Promise<number> {
     return spentSince(this.redis, this.keys, installationId, sinceMs);
+  }
+
+  recordCiVerdict(jobId: string, verdict: CiVerdict): Promise<boolean> {
+    return recordCiVerdict(this.redis, this.keys, jobId, verdict);
   }
 
   async close(): Promise<void> {

@@ -47,7 +47,7 @@ export class GitHubCodeHost implements ActionCodeHost {
   private readonly fetch: typeof globalThis.fetch;
 
   constructor(
-    private readonly octokit: GitHubOctokit,
+    protected readonly octokit: GitHubOctokit,
     options: GitHubCodeHostOptions,
   ) {
     useTypedErrors(octokit);
@@ -57,7 +57,7 @@ export class GitHubCodeHost implements ActionCodeHost {
     this.fetch = options.fetch ?? reconnectingFetch();
   }
 
-  private get repository() {
+  protected get repository() {
     return { owner: this.owner, repo: this.repo };
   }
 

@@ -1,3 +1,4 @@
+export { GitHubCiHost } from './ci-host.js';
 export { GitHubCodeHost } from './github-code-host.js';
 
 export type { GitHubOctokit } from './octokit.js';

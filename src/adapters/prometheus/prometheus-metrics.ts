@@ -1,4 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { CiVerdictKind } from '../../ci-verdict/ci-verdict.js';
 import type { Metrics, RateLimit, SandboxPhase } from '../../metrics/metrics.js';
 import type { JobTrigger } from '../../queue/job-request.js';
 import type { JobResult } from '../../queue/job-store.js';
@@ -71,6 +72,11 @@ export class PrometheusMetrics implements Metrics {
     'Verified webhook deliveries',
     ['event'],
   );
+  private readonly ciVerdicts = this.counter(
+    'selfdebug_fix_ci_verdicts_total',
+    "Fixes the App pushed, by the verdict of the repository's own CI on them",
+    ['verdict'],
+  );
 
   constructor(options: PrometheusOptions = {}) {
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
@@ -106,6 +112,10 @@ export class PrometheusMetrics implements Metrics {
 
   webhookReceived(event: string): void {
     this.webhooks.inc({ event });
+  }
+
+  ciVerdict(verdict: CiVerdictKind): void {
+    this.ciVerdicts.inc({ verdict });
   }
 
   /**

@@ -126,6 +126,9 @@ export const SQL = {
   pruneMany: `DELETE FROM jobs WHERE state = 'done' AND seq <= (
     SELECT seq FROM jobs WHERE state = 'done' ORDER BY seq DESC LIMIT 1 OFFSET ?)`,
   pruneKeys: 'DELETE FROM dedupe WHERE created_at < ?',
+  // The first verdict stands: a second webhook or a timeout that lost the race changes nothing.
+  ciVerdict: `UPDATE jobs SET record = json_set(record, '$.ciVerdict', json(?))
+    WHERE id = ? AND state = 'done' AND json_type(record, '$.ciVerdict') IS NULL`,
 } as const;
 
 /** A waiting or running row's state and times, as JobStore.openJobs reports them. */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
+import type { CiVerdict } from '../../ci-verdict/ci-verdict.js';
 import { QueueError } from '../../errors/index.js';
 import { jobRecord, openJob } from '../../queue/job-record.js';
 import {
@@ -176,6 +177,10 @@ export class SqliteJobStore implements JobStore {
 
   async spentUsd(installationId: number, sinceMs: number): Promise<number> {
     return (this.sql.spent.get(installationId, sinceMs) as { spent: number }).spent;
+  }
+
+  async recordCiVerdict(jobId: string, verdict: CiVerdict): Promise<boolean> {
+    return this.sql.ciVerdict.run(JSON.stringify(verdict), jobId).changes === 1;
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,5 @@
 import { type EditedFile, lineChanges, quote, type TestFinding } from './findings.js';
+import { tableCaseFindings } from './table-case-findings.js';
 import { type TestSyntax, testNames, testPart } from './test-syntax.js';
 
 /**
@@ -20,6 +21,7 @@ export function classifyTestFile(file: EditedFile, syntax: TestSyntax): TestFind
     ...deletedTests(path, syntax, old, now),
     ...assertionChanges(path, syntax, old, now),
     ...markers(path, syntax, old, now),
+    ...(syntax.tableCases ? tableCaseFindings(path, syntax.tableCases(old), syntax.tableCases(now)) : []),
   ];
 }
 

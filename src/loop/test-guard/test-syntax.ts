@@ -1,3 +1,5 @@
+import { goTableCases, type TableCase } from './go-table-cases.js';
+
 /**
  * How each common ecosystem writes its tests, as line patterns: what a test
  * file is called, what an assertion, a skip or focus marker and a test
@@ -18,6 +20,8 @@ export interface TestSyntax {
   testAttribute: RegExp | null;
   /** A function definition, named by its first capture group (read after a test attribute). */
   functionName: RegExp | null;
+  /** The cases of the file's test tables, where the ecosystem writes tests as tables (Go). */
+  tableCases: ((text: string) => TableCase[]) | null;
 }
 
 const jsName = /\b(?:it|test|specify)(?:\.\w+)*\s*\(\s*(['"`])(.*?)\1/;
@@ -33,6 +37,7 @@ const TEST_SYNTAXES: readonly TestSyntax[] = [
     definition: new RegExp(`${jsName.source}|\\b(?:xit|fit|xtest)\\s*\\(\\s*(['"\`])(.*?)\\3`),
     testAttribute: null,
     functionName: null,
+    tableCases: null,
   },
   {
     name: 'pytest/unittest',
@@ -43,6 +48,7 @@ const TEST_SYNTAXES: readonly TestSyntax[] = [
     definition: /^\s*(?:async\s+)?def\s+(test\w*)\s*\(/,
     testAttribute: null,
     functionName: null,
+    tableCases: null,
   },
   {
     name: 'Go',
@@ -54,6 +60,7 @@ const TEST_SYNTAXES: readonly TestSyntax[] = [
     definition: /^\s*func\s+((?:Test|Benchmark|Example|Fuzz)\w*)\s*\(/,
     testAttribute: null,
     functionName: null,
+    tableCases: goTableCases,
   },
   {
     name: 'JUnit',
@@ -64,6 +71,7 @@ const TEST_SYNTAXES: readonly TestSyntax[] = [
     definition: /\bvoid\s+(test\w*)\s*\(/,
     testAttribute: /@(Test|ParameterizedTest|RepeatedTest|TestFactory)\b/,
     functionName: /\b(?:void|fun)\s+(\w+)\s*\(/,
+    tableCases: null,
   },
   {
     name: 'Rust',
@@ -75,6 +83,7 @@ const TEST_SYNTAXES: readonly TestSyntax[] = [
     definition: /^$/,
     testAttribute: /#\[\s*(tokio::)?test\b/,
     functionName: /\bfn\s+(\w+)\s*[<(]/,
+    tableCases: null,
   },
   {
     name: 'RSpec/Minitest',
@@ -86,6 +95,7 @@ const TEST_SYNTAXES: readonly TestSyntax[] = [
     definition: /^\s*(?:it|specify|example|scenario|xit|fit)\s*\(?\s*(['"])(.*?)\1|^\s*def\s+(test_\w*)/,
     testAttribute: null,
     functionName: null,
+    tableCases: null,
   },
 ];
 
