@@ -130,6 +130,14 @@ export class InfraFailureReader implements LineHandler {
     if (step.run && step.lines.length > 0) this.lastRun = step;
   }
 
+  /**
+   * True once a step of the log is marked failed. A failed job whose log shows no failed step
+   * (cut short, or missing) is where the job's annotations say what happened to its runner.
+   */
+  get sawFailedStep(): boolean {
+    return this.lastFailed !== null || this.current.failed;
+  }
+
   verdict(annotations: readonly string[] = []): InfraFailure | null {
     this.endStep();
     const runner = this.runnerVerdict(annotations);

@@ -103,6 +103,11 @@ export interface CodeHost {
    * of the same run. Needs the Actions write permission.
    */
   rerunFailedJobs(runId: number): Promise<void>;
+  /**
+   * The failure-level annotations of one job (its check run): where GitHub says that the runner
+   * stopped answering, when the job's log is missing or cut short.
+   */
+  jobFailureAnnotations(jobId: number): Promise<string[]>;
   /** A file's text at a ref, or null when it does not exist. */
   fileContent(path: string, ref: string): Promise<string | null>;
 }

@@ -33,7 +33,7 @@ class ForbiddenModel implements LanguageModel {
   }
 }
 
-function setup(log: string, options: { runAttempt?: number; ownPullRequest?: number | null } = {}) {
+function setup(log: string | null, options: { runAttempt?: number; ownPullRequest?: number | null } = {}) {
   const host = new FakeCodeHost('octo/app');
   // A command, so a failure of the code goes on past the task to the checkout.
   host.config = { command: 'node --test' };
@@ -48,7 +48,7 @@ function setup(log: string, options: { runAttempt?: number; ownPullRequest?: num
       ],
     },
   ]);
-  host.logs.set(77, log);
+  if (log !== null) host.logs.set(77, log);
   const model = new ForbiddenModel();
   const checkouts: string[] = [];
   const opened: number[] = [];
@@ -148,6 +148,25 @@ describe('a failed run that is not the code’s', () => {
     const [comment] = host.commentsOn(31);
     expect(comment).toContain('the runner ran out of disk space');
     expect(comment).toContain('ENOSPC: no space left on device');
+  });
+
+  it('a runner that stopped answering, with no log: GitHub’s annotation says so', async () => {
+    const { host, model, run } = setup(null);
+    host.annotations.set(77, [
+      'The hosted runner: GitHub Actions 12 lost communication with the server. Anything in your workflow that terminates the runner process, starves it for CPU/Memory, or blocks its network access can cause this error.',
+    ]);
+    await run();
+    expect(model.calls).toBe(0);
+    expect(host.reruns).toEqual([RUN]);
+    expect(host.checkRuns[0]?.output?.title).toBe('Not the code: the runner was lost');
+  });
+
+  it('a missing log with nothing said about the runner fails the job as before', async () => {
+    const { host, model, run } = setup(null);
+    const result = await run();
+    expect(model.calls).toBe(0);
+    expect(host.reruns).toEqual([]);
+    expect(result.problem).toMatchObject({ kind: 'failed', message: 'The fake has no log for job 77.' });
   });
 
   it('a failing assertion is the code’s: the task is built for the model, and nothing is re-run', async () => {

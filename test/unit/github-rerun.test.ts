@@ -5,6 +5,7 @@ import { rerunOnce } from '../../src/triggers/infra-failure-run.js';
 import {
   assertGitHubMocksDone,
   blockNetwork,
+  documentedExample,
   documentedReply,
   githubApi,
   TEST_TOKEN,
@@ -55,5 +56,25 @@ describe('re-running the failed jobs of a run', () => {
       .post(`${repo}/actions/runs/7002/rerun-failed-jobs`)
       .reply(404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' });
     await expect(host().rerunFailedJobs(7002)).rejects.toBeInstanceOf(GitHubApiError);
+  });
+});
+
+describe('a job’s failure annotations', () => {
+  it('lists the failure-level messages of the job’s check run', async () => {
+    const [example] = documentedExample(
+      'GET /repos/{owner}/{repo}/check-runs/{check_run_id}/annotations',
+      200,
+    ) as object[];
+    const lost =
+      'The hosted runner: GitHub Actions 12 lost communication with the server. Anything in your workflow that terminates the runner process, starves it for CPU/Memory, or blocks its network access can cause this error.';
+    githubApi()
+      .get(`${repo}/check-runs/77/annotations`)
+      .reply(
+        documentedReply(200, [
+          { ...example, annotation_level: 'warning', message: 'Node.js 16 actions are deprecated.' },
+          { ...example, annotation_level: 'failure', message: lost },
+        ]),
+      );
+    await expect(host().jobFailureAnnotations(77)).resolves.toEqual([lost]);
   });
 });

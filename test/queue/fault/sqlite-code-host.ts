@@ -339,6 +339,14 @@ export class SqliteCodeHost implements CodeHost {
     return Readable.from([Buffer.from(row.log, 'utf8')]);
   }
 
+  /** Jobs here carry no annotations: their logs say everything the fault tests need. */
+  async jobFailureAnnotations(jobId: number): Promise<string[]> {
+    this.refuseWithheld('jobFailureAnnotations');
+    if (this.db.prepare('SELECT 1 FROM workflow_jobs WHERE id = ?').get(jobId) === undefined)
+      throw new GitHubNotFoundError(`The fake has no job ${jobId}.`);
+    return [];
+  }
+
   async rerunFailedJobs(runId: number): Promise<void> {
     this.refuseWithheld('rerunFailedJobs');
     if (this.db.prepare('SELECT 1 FROM workflow_runs WHERE id = ?').get(runId) === undefined)
