@@ -4,6 +4,7 @@ import { benchContext } from './context.js';
 import { benchEndToEnd } from './e2e.js';
 import { benchEnvironment } from './environment.js';
 import { benchExcerpt } from './excerpt.js';
+import { benchExcerptQuality } from './excerpt-quality.js';
 import { benchModel } from './model.js';
 import { benchQueue } from './queue.js';
 import { benchRealProjects } from './real-projects.js';
@@ -21,6 +22,7 @@ const benches: Record<string, () => Promise<string>> = {
   context: benchContext,
   webhook: benchWebhook,
   excerpt: benchExcerpt,
+  'excerpt-quality': benchExcerptQuality,
   queue: benchQueue,
   e2e: benchEndToEnd,
   environment: benchEnvironment,

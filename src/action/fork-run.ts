@@ -1,5 +1,4 @@
 import type { ActionCodeHost } from '../code-host/code-host.js';
-import { actionCodeHost } from '../compose/action-clients.js';
 import { loadAppConfig } from '../config/app-config.js';
 import { readFolderConfig } from '../config/folder-config.js';
 import { applyOperatorCeilings, type RepoConfig, readRepoConfig } from '../config/repo-config.js';
@@ -21,19 +20,13 @@ export interface ConfiguredRun {
  */
 export async function configuredRun(
   inputs: ActionInputs,
-  runner: RunnerContext,
-  failed: FailedRun,
+  { runner, host, failed }: { runner: RunnerContext; host: ActionCodeHost; failed: FailedRun },
   log: (line: string) => void,
 ): Promise<ConfiguredRun> {
   if (failed.fork === null) {
     const { config } = await readFolderConfig(runner.GITHUB_WORKSPACE, {});
     return { config, failed, inputs };
   }
-  const host = actionCodeHost({
-    token: inputs['github-token'],
-    apiUrl: runner.GITHUB_API_URL,
-    repository: runner.GITHUB_REPOSITORY,
-  });
   const read = await readRepoConfig(host);
   if (!read.ok) throw new Error(read.message);
   const { config } = applyOperatorCeilings(read.config, loadAppConfig({}));

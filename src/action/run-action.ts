@@ -98,18 +98,16 @@ async function debug(
   const fork = forkRefusal(read, inputs['allow-forks']);
   // Before anything of the fork's is read: no configuration, no sandbox, no model, no push.
   if (fork !== null) return done({ io, runner, redactor: new Redactor([inputs['api-key']]) }, fork);
-  const { config, failed, inputs: settled } = await configuredRun(inputs, runner, read, io.log);
-  secrets.push(...config.secret_env.map((name) => env[name]));
-  const run: ActionRun = {
-    inputs: settled,
-    runner,
-    env,
-    io,
-    failed,
-    config,
-    secrets,
-    redactor: new Redactor(secrets),
-  };
+  // One client for the whole run: the fork's settings and pull request, the failed step, the delivery.
+  const host = actionCodeHost({
+    token: inputs['github-token'],
+    apiUrl: runner.GITHUB_API_URL,
+    repository: runner.GITHUB_REPOSITORY,
+  });
+  const configured = await configuredRun(inputs, { runner, host, failed: read }, io.log);
+  secrets.push(...configured.config.secret_env.map((name) => env[name]));
+  const run: ActionRun = { ...configured, runner, env, io, secrets, redactor: new Redactor(secrets) };
+  const { config, failed } = run;
   const bot = untrustedBot(failed, inputs['trusted-bots']);
   if (bot !== null) return done(run, bot);
   const clone = lazyCheckout(runner, failed, inputs['github-token'], env);
@@ -120,7 +118,7 @@ async function debug(
       const exhausted = roundsExhausted(rounds, config.triggers.workflow_runs.max_rounds);
       if (exhausted !== null) return done(run, exhausted);
     }
-    return await debugCommand(run, clone.checkout);
+    return await debugCommand(run, host, clone.checkout);
   } finally {
     await clone.dispose();
   }
@@ -134,13 +132,12 @@ async function done(run: Pick<ActionRun, 'io' | 'runner' | 'redactor'>, message:
 }
 
 /** Runs the loop on the command (the input, the config's, or the failed step's) in the sandbox, then reports. */
-async function debugCommand(run: ActionRun, checkout: () => Promise<Workspace>): Promise<number> {
+async function debugCommand(
+  run: ActionRun,
+  host: ActionCodeHost,
+  checkout: () => Promise<Workspace>,
+): Promise<number> {
   const { inputs, runner, config, io } = run;
-  const host = actionCodeHost({
-    token: inputs['github-token'],
-    apiUrl: runner.GITHUB_API_URL,
-    repository: runner.GITHUB_REPOSITORY,
-  });
   const settings = settle(run);
   const given = inputs.command ?? config.command;
   const { command, derived } =

@@ -16,6 +16,7 @@ export {
   InfraFailureReader,
   type InfraKind,
 } from './infra-failure.js';
+export { cutOutput, formatCut } from './output-cut.js';
 export { reproduce } from './reproduce-command.js';
 export type { LogExcerpt } from './select-lines.js';
 export { type ExpressionScope, expressionsIn, substitute, usesSecret } from './workflow-matrix.js';

@@ -1,4 +1,4 @@
-import type { EventSink } from '../loop/events.js';
+import type { LoopEvent } from '../loop/events.js';
 import type { CommentMode, JobView } from '../report/index.js';
 import type { Delivery } from './execute-delivery.js';
 
@@ -11,22 +11,37 @@ export interface ReporterSettings {
 }
 
 /**
- * What the runner tells a job's report, each when it happens; the closing
- * calls (finished, refused, cancelled) resolve to the view the job's history
- * keeps. The runner knows the report by this alone.
+ * What happened to a job, in the order it happened: the loop's own events
+ * and the job's (it knows its commit, its pull request is about to be
+ * opened, the report moves to that pull request, and how it ended). The
+ * runner only tells; the reporter listens and writes.
  */
-export interface JobEvents {
-  /** The loop's event sink. It never waits for GitHub. */
-  readonly onEvent: EventSink;
-  /** The job knows its commit: the check run and the status comment go up in the background. */
-  started(headSha: string): void;
-  /** Resolves once everything shown so far is posted, to the view that links to it (a pull request's body does). */
-  settled(): Promise<JobView>;
+type JobEvent =
+  | LoopEvent
+  | { type: 'job-started'; headSha: string }
+  /** A new pull request is about to be opened: its body links to every comment posted so far. */
+  | { type: 'pull-request-due' }
   /** The fix's pull request: comments go there from now on when the job had nowhere to report before. */
-  movedTo(issueNumber: number): Promise<void>;
-  finished(delivery: Partial<Delivery>): Promise<JobView>;
-  /** A job that cannot run as asked: one comment (or check run, under `title`) saying why. */
-  refused(message: string, headSha: string | null, title?: string): Promise<JobView>;
-  /** A job stopped before its loop could say so (while the sandbox opened or the environment was prepared). */
-  cancelled(reason: string): Promise<JobView>;
-}
+  | { type: 'moved-to'; issueNumber: number }
+  | { type: 'job-ended'; ending: JobEnding };
+
+/**
+ * How a job ended, as a value: its delivery (whatever the loop's outcome),
+ * a refusal (it cannot run as asked), a cancellation the loop did not see,
+ * or a failure before it could finish.
+ */
+export type JobEnding =
+  | { kind: 'delivered'; delivery: Partial<Delivery> }
+  /** `title`: the check run's, when the refusal has one of its own (a failure that is not the code's). */
+  | { kind: 'refused'; message: string; headSha: string | null; title?: string }
+  | { kind: 'cancelled'; reason: string }
+  /** `shown`: the message as the report shows it (a failed setup step as Markdown). */
+  | { kind: 'failed'; message: string; shown: string; headSha: string | null };
+
+/**
+ * The job's report as the runner knows it: told each event, it resolves to
+ * the view as it then stands. An event of the loop resolves at once (it
+ * never waits for GitHub); `pull-request-due` and `job-ended` once
+ * everything shown is written, to the view that links to it.
+ */
+export type JobEventSink = (event: JobEvent) => Promise<JobView>;

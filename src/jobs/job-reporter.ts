@@ -16,7 +16,7 @@ import type { Logger } from '../util/logger.js';
 import { CheckRunWriter } from './check-run-writer.js';
 import { CommentWriter } from './comment-writer.js';
 import type { Delivery } from './execute-delivery.js';
-import type { JobEvents, ReporterSettings } from './job-events.js';
+import type { JobEnding, JobEventSink, ReporterSettings } from './job-events.js';
 import { loggedWrite } from './logged-write.js';
 import { reportChannel } from './report-target.js';
 import { UpdateScheduler } from './update-scheduler.js';
@@ -55,15 +55,16 @@ const IMPORTANT_EVENTS: readonly LoopEvent['type'][] = [
 ];
 
 /**
- * A job's report and what GitHub shows of it: the job's events and what its
- * writers posted are folded into one JobReport (reduceJobReport), and the
+ * A job's report and what GitHub shows of it, subscribed to the job's
+ * events (`hear`): they and what its writers posted are folded into one
+ * JobReport (reduceJobReport), and the
  * status comment (edited in place), one comment per finished attempt (or,
  * with `single`, every transcript inside the status comment), the check run
  * and the final comment are rendered from it; at most `maxCommentsPerJob`
  * comments. Posting failures are logged and never stop the job: the
  * transcript is rebuilt from the report on the next update.
  */
-export class JobReporter implements JobEvents {
+export class JobReporter {
   private report: JobReport;
   private readonly comments: CommentWriter;
   private readonly checkRuns: CheckRunWriter;
@@ -89,7 +90,31 @@ export class JobReporter implements JobEvents {
     this.checkRuns = new CheckRunWriter(host, redactor, write);
   }
 
-  view(): JobView {
+  /**
+   * The job's events, each folded into the report as it comes; what GitHub
+   * shows follows from the report. Resolves to the view as it then stands.
+   */
+  readonly hear: JobEventSink = async (event) => {
+    switch (event.type) {
+      case 'job-started':
+        this.started(event.headSha);
+        return this.view();
+      case 'pull-request-due':
+        return this.settled();
+      case 'moved-to':
+        await this.movedTo(event.issueNumber);
+        return this.view();
+      case 'job-ended':
+        return this.ended(event.ending);
+      default:
+        // The loop's events never wait for GitHub: updates go out one at a time, each showing every event up to then.
+        this.change({ type: 'loop-event', event });
+        this.updates.soon(IMPORTANT_EVENTS.includes(event.type));
+        return this.view();
+    }
+  };
+
+  private view(): JobView {
     return this.report.view;
   }
 
@@ -97,7 +122,7 @@ export class JobReporter implements JobEvents {
    * Creates the check run and the status comment in the background: with
    * Octokit's pacing they take seconds, and the job has better things to do.
    */
-  started(headSha: string): void {
+  private started(headSha: string): void {
     const commit = { sha: headSha, url: commitUrl(this.options.request.repository.cloneUrl, headSha) };
     this.change({ type: 'commit-known', commit });
     this.updates.start(() => this.open(headSha));
@@ -108,25 +133,33 @@ export class JobReporter implements JobEvents {
    * final writes, and so a pull request can link to all of it (with
    * Octokit's pacing it would queue behind those writes anyway).
    */
-  async settled(): Promise<JobView> {
+  private async settled(): Promise<JobView> {
     await this.updates.idle();
     return this.view();
   }
 
-  /** Updates go out one at a time, each showing every event up to then. */
-  readonly onEvent = async (event: LoopEvent): Promise<void> => {
-    this.change({ type: 'loop-event', event });
-    this.updates.soon(IMPORTANT_EVENTS.includes(event.type));
-  };
-
-  async movedTo(issueNumber: number): Promise<void> {
+  private async movedTo(issueNumber: number): Promise<void> {
     if (this.report.reportTo !== null) return;
     await this.updates.idle();
     this.change({ type: 'moved-to', issueNumber });
     await this.postAttempts();
   }
 
-  async finished(delivery: Partial<Delivery>): Promise<JobView> {
+  /** A job that ended before its loop could finish says why where a closing comment would go. */
+  private ended(ending: JobEnding): Promise<JobView> {
+    switch (ending.kind) {
+      case 'delivered':
+        return this.finished(ending.delivery);
+      case 'cancelled':
+        return this.cancelled(ending.reason);
+      case 'refused':
+        return this.refused(ending.message, ending.headSha, ending.title);
+      case 'failed':
+        return this.refused(`The job failed before it could finish: ${ending.shown}`, ending.headSha);
+    }
+  }
+
+  private async finished(delivery: Partial<Delivery>): Promise<JobView> {
     await this.updates.idle();
     this.change({
       type: 'delivered',
@@ -143,7 +176,7 @@ export class JobReporter implements JobEvents {
   }
 
   /** The status shows it as cancelled, with who stopped it, as when the loop itself ends cancelled. */
-  async cancelled(reason: string): Promise<JobView> {
+  private async cancelled(reason: string): Promise<JobView> {
     const view = await this.settled();
     if (!view.finished) {
       this.change({
@@ -163,7 +196,8 @@ export class JobReporter implements JobEvents {
     return this.finished({});
   }
 
-  async refused(message: string, headSha: string | null, title?: string): Promise<JobView> {
+  /** A job that cannot run as asked: one comment (or check run) saying why. */
+  private async refused(message: string, headSha: string | null, title?: string): Promise<JobView> {
     await this.updates.idle();
     const text = this.options.redactor.redact(message);
     const channel = reportChannel({ issueNumber: this.report.reportTo, headSha });

@@ -1,5 +1,7 @@
 import type { CodeHost } from '../code-host/code-host.js';
 import { Redactor, renderConfigProblemCheckRun } from '../report/index.js';
+import type { JobRunnerDependencies } from './job-dependencies.js';
+import type { RunJobResult } from './job-ending.js';
 import { postWithoutJob, type ReportTarget } from './report-target.js';
 
 /**
@@ -9,14 +11,16 @@ import { postWithoutJob, type ReportTarget } from './report-target.js';
  * the text still passes the redactor, with the one secret known this early.
  */
 export async function reportConfigProblem(
-  target: ReportTarget,
+  problem: { jobId: string; reportTarget: ReportTarget; message: string },
   host: CodeHost,
-  message: string,
-  apiKey: string | undefined,
-): Promise<void> {
-  const redactor = new Redactor([apiKey]);
-  await postWithoutJob(host, target, {
+  dependencies: Pick<JobRunnerDependencies, 'modelConfig' | 'logger'>,
+): Promise<RunJobResult> {
+  const { message } = problem;
+  const redactor = new Redactor([dependencies.modelConfig.apiKey]);
+  await postWithoutJob(host, problem.reportTarget, {
     comment: redactor.redact(message),
     checkRun: () => renderConfigProblemCheckRun(message, redactor),
   });
+  dependencies.logger.warn({ job: problem.jobId }, 'job skipped: invalid .github/selfdebug.yml');
+  return { view: null, problem: { kind: 'refused', message } };
 }

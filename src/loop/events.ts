@@ -83,5 +83,9 @@ export interface LoopSummary {
   durationMs: number;
 }
 
-/** Receives events as they happen; awaited, so a reporter can post before the loop goes on. */
-export type EventSink = (event: LoopEvent) => void | Promise<void>;
+/**
+ * Receives events as they happen; awaited, so a reporter can post before
+ * the loop goes on. What it resolves to is the reporter's, not the loop's
+ * (the App's report resolves to its view).
+ */
+export type EventSink = (event: LoopEvent) => unknown;

@@ -17,15 +17,12 @@ import {
   type Lease,
   type LeaseStatus,
   type OpenJob,
-  type Retention,
   resultWithout,
   SPEND_LEDGER_MS,
   type StaleTarget,
-  type StoreOptions,
 } from './job-store.js';
+import { JobStoreBase } from './job-store-base.js';
 import { expiredRunEnd, leaseStatusOf } from './lease-rules.js';
-import { storeSettings } from './store-settings.js';
-import { WorkSignal } from './work-signal.js';
 
 interface Entry {
   request: JobRequest;
@@ -49,26 +46,13 @@ interface Entry {
  * a single App process that may lose queued jobs on restart. It keeps the
  * same leases, serialization and deduplication as the durable adapters.
  */
-export class MemoryJobStore implements JobStore {
-  readonly leaseMs: number;
-  private readonly maxRuns: number;
-  private readonly retention: Retention;
-  private readonly now: () => number;
+export class MemoryJobStore extends JobStoreBase implements JobStore {
   private readonly open: Entry[] = [];
   private readonly seen = new Map<string, { jobId: string; at: number }>();
   private readonly requests: JobRequest[] = [];
   private readonly records: JobRecord[] = [];
   /** Finished jobs' costs, oldest first: pruned by age only (SPEND_LEDGER_MS), never with the history. */
   private readonly spend: { installationId: number; at: number; costUsd: number }[] = [];
-  private readonly signal = new WorkSignal();
-
-  constructor(options: StoreOptions = {}) {
-    const settings = storeSettings(options);
-    this.leaseMs = settings.leaseMs;
-    this.maxRuns = settings.maxRuns;
-    this.retention = settings.retention;
-    this.now = settings.now;
-  }
 
   async enqueue(request: JobRequest): Promise<{ accepted: boolean; jobId: string }> {
     const now = this.now();
@@ -154,10 +138,6 @@ export class MemoryJobStore implements JobStore {
     entry.startedAt ??= now;
     entry.onCancel = [];
     return this.leaseOf(entry, entry.token);
-  }
-
-  waitForWork(ms: number, signal?: AbortSignal): Promise<void> {
-    return this.signal.wait(ms, signal);
   }
 
   async history(query: HistoryQuery = {}): Promise<JobRecord[]> {

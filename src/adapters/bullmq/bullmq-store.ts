@@ -19,14 +19,12 @@ import {
   type JobStore,
   type Lease,
   type OpenJob,
-  type Retention,
   resultWithout,
   type StaleTarget,
   type StoreOptions,
 } from '../../queue/job-store.js';
+import { JobStoreBase } from '../../queue/job-store-base.js';
 import { abandonedAfter } from '../../queue/lease-rules.js';
-import { storeSettings } from '../../queue/store-settings.js';
-import { WorkSignal } from '../../queue/work-signal.js';
 import { JobFetcher } from './bullmq-fetcher.js';
 import { finishUnleased } from './bullmq-finish.js';
 import { BullmqKeys, type OpenEntry } from './bullmq-keys.js';
@@ -54,29 +52,16 @@ const JOB_NAME = 'job';
  * jobs with BullMQ's manual fetch, whose lock is the lease, and BullMQ's
  * stalled-job check puts a dead worker's job back when its lock runs out.
  */
-export class BullmqJobStore implements JobStore {
-  readonly leaseMs: number;
+export class BullmqJobStore extends JobStoreBase implements JobStore {
   private readonly queue: Queue;
   private readonly redis: Redis;
   private readonly fetcher: JobFetcher;
-  private readonly maxRuns: number;
-  private readonly retention: Retention;
   private readonly busyDelayMs: number;
   private readonly keys: BullmqKeys;
-  private readonly signal = new WorkSignal();
-  /**
-   * When jobs were enqueued, started and finished, as the history and the
-   * spend ledger keep them; a test brings its own clock. Locks, delays,
-   * container slots and dedupe windows expire in real time, not on this one.
-   */
-  private readonly now: () => number;
 
   constructor(options: BullmqStoreOptions) {
-    const settings = storeSettings(options);
-    this.now = settings.now;
-    this.leaseMs = settings.leaseMs;
-    this.maxRuns = settings.maxRuns;
-    this.retention = settings.retention;
+    // Locks, delays, container slots and dedupe windows expire in real time, not on the store's clock.
+    super(options);
     this.busyDelayMs = options.busyDelayMs ?? Math.min(1000, Math.ceil(this.leaseMs / 4));
     const prefix = options.prefix ?? 'selfdebug';
     const name = options.queueName ?? 'jobs';
@@ -190,7 +175,7 @@ export class BullmqJobStore implements JobStore {
     return null;
   }
 
-  waitForWork(ms: number, signal?: AbortSignal): Promise<void> {
+  override waitForWork(ms: number, signal?: AbortSignal): Promise<void> {
     // claim() already blocked in Redis for new work; this only spaces out retries and wakes on local events.
     return this.signal.wait(Math.min(ms, 100), signal);
   }

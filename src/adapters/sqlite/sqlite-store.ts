@@ -18,15 +18,13 @@ import {
   type JobStore,
   type Lease,
   type OpenJob,
-  type Retention,
   resultWithout,
   SPEND_LEDGER_MS,
   type StaleTarget,
   type StoreOptions,
 } from '../../queue/job-store.js';
+import { JobStoreBase } from '../../queue/job-store-base.js';
 import { expiredRunEnd } from '../../queue/lease-rules.js';
-import { storeSettings } from '../../queue/store-settings.js';
-import { WorkSignal } from '../../queue/work-signal.js';
 import { watchFileChanges } from './file-change-signal.js';
 import { type Statements, sqliteLease } from './sqlite-lease.js';
 import { type JobRow, openTimesOf, SCHEMA, SCHEMA_VERSION, SQL } from './sqlite-schema.js';
@@ -41,14 +39,9 @@ const PRUNE_EVERY_MS = 60_000;
  * accepted job survives the process being killed at any moment; see
  * docs/queue.md for why `synchronous = NORMAL` rather than FULL.
  */
-export class SqliteJobStore implements JobStore {
-  readonly leaseMs: number;
+export class SqliteJobStore extends JobStoreBase implements JobStore {
   private readonly db: Database.Database;
   private readonly sql: Statements;
-  private readonly maxRuns: number;
-  private readonly retention: Retention;
-  private readonly now: () => number;
-  private readonly signal = new WorkSignal();
   private readonly unwatch: () => void;
   private lastPrune = 0;
 
@@ -56,11 +49,7 @@ export class SqliteJobStore implements JobStore {
     readonly path: string,
     options: StoreOptions = {},
   ) {
-    const settings = storeSettings(options);
-    this.leaseMs = settings.leaseMs;
-    this.maxRuns = settings.maxRuns;
-    this.retention = settings.retention;
-    this.now = settings.now;
+    super(options);
     try {
       this.db = new Database(path, { timeout: 10_000 });
       this.db.pragma('journal_mode = WAL');
@@ -151,10 +140,6 @@ export class SqliteJobStore implements JobStore {
       .immediate();
     this.prune();
     return row ? this.leaseOf(row, token) : null;
-  }
-
-  waitForWork(ms: number, signal?: AbortSignal): Promise<void> {
-    return this.signal.wait(ms, signal);
   }
 
   async history(query: HistoryQuery = {}): Promise<JobRecord[]> {
