@@ -23,6 +23,8 @@ type JobEvent =
   | { type: 'pull-request-due' }
   /** The fix's pull request: comments go there from now on when the job had nowhere to report before. */
   | { type: 'moved-to'; issueNumber: number }
+  /** Markdown the check run shows above its result when it completes (the CI secrets warning, docs/ci-secrets.md). */
+  | { type: 'notice'; markdown: string }
   | { type: 'job-ended'; ending: JobEnding };
 
 /**

@@ -68,6 +68,7 @@ export class JobReporter {
   private report: JobReport;
   private readonly comments: CommentWriter;
   private readonly checkRuns: CheckRunWriter;
+  private readonly notices: string[] = [];
   private readonly updates = new UpdateScheduler(() => this.update(), UPDATE_INTERVAL_MS);
 
   constructor(private readonly options: JobReporterOptions) {
@@ -103,6 +104,9 @@ export class JobReporter {
         return this.settled();
       case 'moved-to':
         await this.movedTo(event.issueNumber);
+        return this.view();
+      case 'notice':
+        this.notices.push(event.markdown);
         return this.view();
       case 'job-ended':
         return this.ended(event.ending);
@@ -171,7 +175,7 @@ export class JobReporter {
     const { reportTo } = this.report;
     if (reportTo !== null) await this.comments.final(reportTo, this.view());
     await this.updateStatus();
-    await this.checkRuns.complete(this.report.checkRun, this.view(), delivery.fixSha ?? null);
+    await this.checkRuns.complete(this.report.checkRun, this.view(), delivery.fixSha ?? null, this.notices);
     return this.view();
   }
 

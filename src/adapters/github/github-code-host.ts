@@ -15,6 +15,7 @@ import type {
 import { GitHubNotFoundError } from '../../errors/index.js';
 import { reconnectingFetch } from '../http/reconnecting-fetch.js';
 import { checkRunRequests, type GitHubCheckOutput } from './check-run-payload.js';
+import type { GitHubCredential } from './credential-advice.js';
 import { readFileContent } from './file-content.js';
 import { streamJobLog } from './job-log.js';
 import type { GitHubOctokit } from './octokit.js';
@@ -31,6 +32,8 @@ export interface GitHubCodeHostOptions {
   now?: () => Date;
   /** Downloads job logs from the storage host; it never receives the GitHub token. */
   fetch?: typeof globalThis.fetch;
+  /** Whose token the Octokit carries, for the advice in GitHub's mapped errors; the App's installation unless said. */
+  credential?: GitHubCredential;
 }
 
 const PAGE_SIZE = 100;
@@ -50,7 +53,7 @@ export class GitHubCodeHost implements ActionCodeHost {
     protected readonly octokit: GitHubOctokit,
     options: GitHubCodeHostOptions,
   ) {
-    useTypedErrors(octokit);
+    useTypedErrors(octokit, options.credential);
     this.owner = options.owner;
     this.repo = options.repo;
     this.now = options.now ?? (() => new Date());
