@@ -18,7 +18,8 @@ export function actionCodeHost(options: {
 }): ActionCodeHost {
   const [owner = '', repo = ''] = options.repository.split('/');
   const octokit = new ProbotOctokit({ auth: { token: options.token }, baseUrl: options.apiUrl });
-  return new GitHubCodeHost(useReconnectingFetch(octokit), { owner, repo });
+  // Its refusals advise the workflow's author (the workflow's `permissions:`), not an App's installer.
+  return new GitHubCodeHost(useReconnectingFetch(octokit), { owner, repo, credential: 'workflow-token' });
 }
 
 /**

@@ -15,12 +15,13 @@ import type {
 import { GitHubNotFoundError } from '../../errors/index.js';
 import { reconnectingFetch } from '../http/reconnecting-fetch.js';
 import { checkRunRequests, type GitHubCheckOutput } from './check-run-payload.js';
+import type { GitHubCredential } from './credential-advice.js';
 import { readFileContent } from './file-content.js';
 import { streamJobLog } from './job-log.js';
 import type { GitHubOctokit } from './octokit.js';
 import { toPermission } from './permission.js';
 import { readRepoConfigFile } from './repo-config-file.js';
-import { listRunJobs } from './run-jobs.js';
+import { listFailureAnnotations, listRunJobs } from './run-jobs.js';
 import { postSuggestionReview } from './suggestion-review.js';
 import { useTypedErrors } from './typed-errors-octokit.js';
 
@@ -31,6 +32,8 @@ export interface GitHubCodeHostOptions {
   now?: () => Date;
   /** Downloads job logs from the storage host; it never receives the GitHub token. */
   fetch?: typeof globalThis.fetch;
+  /** Whose token the Octokit carries, for the advice in GitHub's mapped errors; the App's installation unless said. */
+  credential?: GitHubCredential;
 }
 
 const PAGE_SIZE = 100;
@@ -50,7 +53,7 @@ export class GitHubCodeHost implements ActionCodeHost {
     protected readonly octokit: GitHubOctokit,
     options: GitHubCodeHostOptions,
   ) {
-    useTypedErrors(octokit);
+    useTypedErrors(octokit, options.credential);
     this.owner = options.owner;
     this.repo = options.repo;
     this.now = options.now ?? (() => new Date());
@@ -246,6 +249,15 @@ export class GitHubCodeHost implements ActionCodeHost {
 
   jobLog(jobId: number): Promise<Readable> {
     return streamJobLog(this.octokit, { ...this.repository, jobId, fetch: this.fetch });
+  }
+
+  /** A job is a check run too: its id names both. */
+  jobFailureAnnotations(jobId: number): Promise<string[]> {
+    return listFailureAnnotations(this.octokit, this.repository, jobId);
+  }
+
+  async rerunFailedJobs(runId: number): Promise<void> {
+    await this.octokit.rest.actions.reRunWorkflowFailedJobs({ ...this.repository, run_id: runId });
   }
 
   /** Null for a path that is missing, or that is a directory, submodule or dangling symlink. */

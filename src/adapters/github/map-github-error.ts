@@ -1,5 +1,6 @@
 import { GitHubApiError, GitHubNotFoundError, SelfdebugError } from '../../errors/index.js';
 import { Redactor } from '../../report/index.js';
+import { adviceFor, type CredentialAdvice, type GitHubCredential } from './credential-advice.js';
 
 /**
  * The parts of Octokit's RequestError we rely on. Matched by shape rather
@@ -23,9 +24,14 @@ function isHttpFailure(error: unknown): error is HttpFailure {
 /**
  * Turns whatever Octokit threw into one of our errors. `action` says what
  * we were doing, in words a maintainer understands ("creating a check run
- * on octo-org/app"); the message adds what to do about it.
+ * on octo-org/app"); the message adds what to do about it, in the words of
+ * whoever holds the `credential` (an App's installation, a workflow's token).
  */
-export function mapGitHubError(error: unknown, action: string): SelfdebugError {
+export function mapGitHubError(
+  error: unknown,
+  action: string,
+  credential: GitHubCredential = 'app-installation',
+): SelfdebugError {
   if (error instanceof SelfdebugError) return error;
   if (!isHttpFailure(error)) {
     const detail = SERVER_WORDS.redact(error instanceof Error ? error.message : String(error));
@@ -45,8 +51,9 @@ export function mapGitHubError(error: unknown, action: string): SelfdebugError {
     common: { cause: error, status: error.status, ...(requestId === undefined ? {} : { requestId }) },
   };
   const rateLimit = rateLimitWait(error.status, headers);
-  if (rateLimit !== undefined) return rateLimited(answer, action, rateLimit.seconds);
-  return statusError(answer, action);
+  const advice = adviceFor(credential);
+  if (rateLimit !== undefined) return rateLimited(answer, action, advice, rateLimit.seconds);
+  return statusError(answer, action, advice);
 }
 
 /** What GitHub answered, as the messages quote it: its words and its request id, each maybe ''. */
@@ -59,37 +66,41 @@ interface HttpAnswer {
   common: { cause: unknown; status: number; requestId?: string };
 }
 
-function rateLimited(answer: HttpAnswer, action: string, seconds: number | undefined): SelfdebugError {
+function rateLimited(
+  answer: HttpAnswer,
+  action: string,
+  advice: CredentialAdvice,
+  seconds: number | undefined,
+): SelfdebugError {
   const { status, said, reference, common } = answer;
   const wait = seconds === undefined ? 'a while' : `${seconds} s`;
   return new GitHubApiError(
-    `GitHub rate-limited the App while ${action} (HTTP ${status}${said}).${reference} ` +
+    `GitHub rate-limited ${advice.limited} while ${action} (HTTP ${status}${said}).${reference} ` +
       `Wait ${wait} and try again; if it keeps happening, run fewer jobs at once.`,
     { ...common, retryable: true, ...(seconds === undefined ? {} : { retryAfterSeconds: seconds }) },
   );
 }
 
-function statusError(answer: HttpAnswer, action: string): SelfdebugError {
+function statusError(answer: HttpAnswer, action: string, advice: CredentialAdvice): SelfdebugError {
   const { status, said, reference, common } = answer;
   if (status === 404)
     return new GitHubNotFoundError(
-      `GitHub found nothing while ${action} (HTTP 404${said}).${reference} Check that it exists and that the ` +
-        'App is installed on the repository with access to it.',
+      `GitHub found nothing while ${action} (HTTP 404${said}).${reference} Check that it exists and that ` +
+        advice.notFound,
       common,
     );
   if (status === 401)
     return new GitHubApiError(
-      `GitHub refused the App's credentials while ${action} (HTTP 401${said}).${reference} Check the App ID ` +
-        'and private key, and that the App is still installed.',
+      `GitHub refused ${advice.refusedWho} while ${action} (HTTP 401${said}).${reference} ${advice.refusedAdvice}`,
       common,
     );
-  if (status === 403)
+  if (status === 403) {
+    const { lacks, advice: what } = advice.forbidden(answer.headers);
     return new GitHubApiError(
-      `GitHub refused ${action} (HTTP 403${said}): the App lacks ${neededPermission(answer.headers)}.${reference} Accept the new ` +
-        "permissions in the installation settings (the organisation's or your Settings → Applications → " +
-        'selfdebug → Configure), or check the branch protection and repository rules.',
+      `GitHub refused ${action} (HTTP 403${said}): ${lacks}.${reference} ${what}`,
       common,
     );
+  }
   if (status === 422 || status === 409 || status === 410)
     return new GitHubApiError(
       `GitHub rejected ${action} (HTTP ${status}${said}).${reference} Check the values it names (branch, ` +
@@ -126,20 +137,6 @@ function rateLimitWait(
     return { seconds: reset === undefined ? undefined : Math.max(0, reset - now) };
   }
   return status === 429 ? { seconds: undefined } : undefined;
-}
-
-/**
- * GitHub names what an App token would need in `x-accepted-github-permissions`,
- * e.g. `checks=write` or `contents=read; pull_requests=read` (any one set is enough).
- */
-function neededPermission(headers: Record<string, string | number | undefined>): string {
-  const sets = (header(headers, 'x-accepted-github-permissions') ?? '')
-    .split(';')
-    .map((set) => set.trim().replace(/=/g, ': ').replace(/,\s*/g, ' and '))
-    .filter((set) => set !== '');
-  if (sets.length === 0) return 'permission for it';
-  const permissions = sets.length === 1 ? 'permission' : 'permissions (any one of these)';
-  return `the ${sets.map((set) => `"${set}"`).join(' or ')} ${permissions}`;
 }
 
 function header(headers: Record<string, string | number | undefined>, name: string): string | undefined {

@@ -1,3 +1,4 @@
+import type { GitHubCredential } from './credential-advice.js';
 import { mapGitHubError } from './map-github-error.js';
 import { describeRequest, type RequestOptions } from './request-words.js';
 
@@ -16,13 +17,17 @@ const hooked = new WeakSet<object>();
  * named by what the request was doing (describeRequest), so no call of the adapter
  * maps its own. Hooked after Octokit's retry and throttling plugins (and the
  * metrics), which still see GitHub's own error; mapped errors keep its `status`, so
- * the paginate and config plugins' checks (404, 409) read them as before.
+ * the paginate and config plugins' checks (404, 409) read them as before. The
+ * advice in each message is for whoever holds `credential`.
  */
-export function useTypedErrors<T extends Hookable>(octokit: T): T {
+export function useTypedErrors<T extends Hookable>(
+  octokit: T,
+  credential: GitHubCredential = 'app-installation',
+): T {
   if (hooked.has(octokit)) return octokit;
   hooked.add(octokit);
   octokit.hook.error('request', (error, options) => {
-    throw mapGitHubError(error, describeRequest(options));
+    throw mapGitHubError(error, describeRequest(options), credential);
   });
   return octokit;
 }
