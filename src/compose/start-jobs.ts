@@ -50,6 +50,7 @@ export function startJobs(options: StartJobsOptions): StartedJobs & { ciVerdicts
     ? runJobHandler(runner, {
         ceiling: costCeilingFor(settings.app, store),
         loggerFor: (job) => logger.child(jobLogFields(job)),
+        firstJobOn: async (repository) => (await store.history({ repository, limit: 1 })).length === 0,
       })
     : null;
   const started = serveJobs({

@@ -4,6 +4,7 @@ import type { JobRequest } from '../queue/job-request.js';
 import type { PreparedTask } from '../triggers/index.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { buildTask } from './build-task.js';
+import { ciSecretsNotice } from './ci-secrets-notice.js';
 import { startCheckout } from './job-checkout.js';
 import type { JobRunnerDependencies } from './job-dependencies.js';
 import type { JobOutcome } from './job-ending.js';
@@ -27,6 +28,8 @@ interface JobPlan extends JobFix {
   prepared: PreparedTask;
   /** Removed however the job ends, even while it is still being made. */
   checkout: Promise<Workspace>;
+  /** The CI secrets warning the check run carries, read from the checkout (never rejects). */
+  ciSecrets: Promise<string | null>;
 }
 
 /**
@@ -63,7 +66,10 @@ export async function planJob(
     });
     const checkout = startCheckout(job, target, prepared);
     const fix = planJobFix(job, target, prepared, checkout);
-    return { kind: 'planned', reporting, plan: { settings, target, prepared, checkout, ...fix } };
+    const { redactor, logger } = reporting;
+    const check = { request, firstJobOn: dependencies.firstJobOn, redactor, logger };
+    const ciSecrets = checkout.then((workspace) => ciSecretsNotice(check, workspace.dir)).catch(() => null);
+    return { kind: 'planned', reporting, plan: { settings, target, prepared, checkout, ciSecrets, ...fix } };
   } catch (error) {
     return { kind: 'stopped', reporting, outcome: { stopped: error, target } };
   }

@@ -53,6 +53,8 @@ export async function runJob(
     }
   }
   try {
+    const notice = planned.kind === 'planned' ? await planned.plan.ciSecrets : null;
+    if (notice !== null) await report({ type: 'notice', markdown: notice });
     return await closeJob(outcome, report, planned.reporting);
   } finally {
     if (planned.kind === 'planned')
