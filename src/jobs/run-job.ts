@@ -55,8 +55,7 @@ export async function runJob(
   try {
     return await closeJob(outcome, report, planned.reporting);
   } finally {
-    if (planned.kind === 'planned')
-      await (await planned.plan.checkout.catch(() => null))?.dispose().catch(() => {});
+    await (await planned.checkout?.catch(() => null))?.dispose().catch(() => {});
   }
 }
 
