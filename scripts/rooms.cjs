@@ -53,7 +53,7 @@ const ROOMS = {
   queue: ['ci-verdict', 'config', 'loop', 'triggers', ...BASE],
   triggers: without(LOGIC, 'triggers', 'report', 'queue', 'metrics'),
   config: ['environment', 'loop', 'sandbox', ...BASE],
-  loop: ['environment', 'model', 'sandbox', 'workspace', ...BASE],
+  loop: ['ci-logs', 'environment', 'model', 'sandbox', 'workspace', ...BASE],
   environment: ['ci-logs', 'sandbox', ...BASE],
   'ci-logs': [],
   'ci-verdict': [],

@@ -50,6 +50,7 @@ export default function selfdebugApp(app: Probot, options?: ApplicationFunctionO
     newJobId,
     now: () => new Date(),
     costCeiling: costCeilingFor(settings.app, jobs.store),
+    ciVerdicts: jobs.ciVerdicts,
   });
   // The operator's read-only jobs page at /jobs (off without SELFDEBUG_OPERATOR_TOKEN).
   addHttpHandler(

@@ -1,5 +1,6 @@
 import type { Context } from 'probot';
 import type { CodeHost } from '../code-host/code-host.js';
+import type { PushedFix } from '../jobs/ci-verdict-follower.js';
 import type { CostCeilingCheck } from '../queue/cost-ceiling.js';
 import type { JobQueue } from '../queue/job-request.js';
 
@@ -30,4 +31,6 @@ export interface AppDependencies {
   now: () => Date;
   /** The operator's per-installation cost ceiling; absent or null, none. */
   costCeiling?: CostCeilingCheck | null;
+  /** Told of each completed run on one of the App's branches (docs/ci-verdict.md); absent, CI is not followed. */
+  ciVerdicts?: { runCompleted(fix: PushedFix): Promise<void> };
 }

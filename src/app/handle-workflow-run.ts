@@ -25,6 +25,7 @@ export async function handleWorkflowRun(
   dependencies: AppDependencies,
 ): Promise<void> {
   const { workflow_run: run, repository } = context.payload;
+  await followCi(context, dependencies);
   if (run.conclusion !== 'failure') return;
   const config = await dependencies.repoConfigFor(context);
   if (!config.ok) return reportInvalidConfig(context, dependencies, config.message);
@@ -55,6 +56,22 @@ export async function handleWorkflowRun(
     dedupeKey: `run:${key}:${run.id}:${run.run_attempt ?? 1}`,
   });
   await enqueueWithinCeiling(dependencies, host, job);
+}
+
+/**
+ * Whatever its end, a run on one of the App's own branches may complete the
+ * verdict of the repository's CI on a fix the App pushed: handed to the
+ * follower, which judges it (docs/ci-verdict.md). A failure also starts the
+ * next round below, as before.
+ */
+async function followCi(context: Context<'workflow_run.completed'>, dependencies: AppDependencies) {
+  const { workflow_run: run, repository, installation } = context.payload;
+  if (!isOwnBranch(run.head_branch ?? '') || run.head_repository?.full_name !== repository.full_name) return;
+  await dependencies.ciVerdicts?.runCompleted({
+    installationId: installation?.id ?? 0,
+    repository: repository.full_name,
+    sha: run.head_sha,
+  });
 }
 
 /** A run has no conversation: the check run on its commit (listed in a pull request's checks too) says what to fix. */

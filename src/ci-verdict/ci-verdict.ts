@@ -27,7 +27,7 @@ export interface CiRuns {
 export type CiVerdictKind = 'passed' | 'failed' | 'unknown';
 
 /** Why a verdict is `unknown`: the repository has no CI for the commit, it did not finish in time, or it was stopped. */
-export type CiUnknownReason = 'no-ci' | 'timed-out' | 'cancelled';
+type CiUnknownReason = 'no-ci' | 'timed-out' | 'cancelled';
 
 /** A workflow a verdict names: the failed ones of a failure, the unfinished ones of a timeout. */
 export interface CiWorkflow {

@@ -1,3 +1,4 @@
+import { cutOutput } from '../ci-logs/index.js';
 import type { LoopEvent, LoopOutcome, Spend } from '../loop/events.js';
 import type { Reflection } from '../loop/schemas.js';
 import { environmentLines } from '../report/index.js';
@@ -197,18 +198,28 @@ export class FixProgress {
     return `${this.paint(result.exitCode === 0 ? 'green' : 'red', code)} after ${duration(result.durationMs)}`;
   }
 
-  /** The last lines of a run's output: where the error usually is. */
+  /**
+   * What a run's output says about its failure: the failing tests and errors, whole, before the
+   * last lines, and known noise (coverage tables, passing tests, lint warnings) last, as the
+   * prompt's cut ranks them (src/ci-logs/output-cut.ts). Gaps say how many lines went.
+   */
   private excerpt(result: ExecResult): string[] {
-    const lines = plain(result.output).replace(/\n+$/, '').split('\n');
-    if (lines.length === 1 && lines[0] === '') return [];
-    const shown = lines.slice(-EXCERPT_LINES).map((line) => clip(line, LINE_CHARS));
-    const hidden = lines.length - shown.length;
+    const output = plain(result.output).replace(/\n+$/, '');
+    if (output === '') return [];
+    const cut = cutOutput(output, { maxCharacters: EXCERPT_LINES * LINE_CHARS, maxLines: EXCERPT_LINES });
     const bar = this.paint('dim', '    │ ');
-    return [
-      ...(hidden > 0 ? [`${bar}${this.paint('dim', `… ${plural(hidden, 'earlier line')}`)}`] : []),
-      ...shown.map((line) => `${bar}${line}`),
-      ...(result.truncated ? [`${bar}${this.paint('dim', '(output was cut at the size limit)')}`] : []),
-    ];
+    const gap = (count: number, first: boolean) =>
+      `${bar}${this.paint('dim', `… ${plural(count, first ? 'earlier line' : 'line')}`)}`;
+    const shown: string[] = [];
+    let next = 1;
+    for (const line of cut.lines) {
+      if (line.n > next) shown.push(gap(line.n - next, next === 1));
+      shown.push(`${bar}${clip(line.text, LINE_CHARS)}`);
+      next = line.n + 1;
+    }
+    if (cut.totalLines >= next) shown.push(gap(cut.totalLines - next + 1, false));
+    if (result.truncated) shown.push(`${bar}${this.paint('dim', '(output was cut at the size limit)')}`);
+    return shown;
   }
 
   private diff(diff: string): string[] {

@@ -1,4 +1,4 @@
-import { type JobHandler, Worker } from '../jobs/worker.js';
+import { type JobHandler, Worker, type WorkerOptions } from '../jobs/worker.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { JobStore } from '../queue/job-store.js';
 import type { Logger } from '../util/logger.js';
@@ -27,6 +27,7 @@ export interface ServeJobsOptions {
     maxContainers: number;
     heartbeatMs?: number;
     pollMs?: number;
+    onRecorded?: WorkerOptions['onRecorded'];
   } | null;
   shutdownMs: number;
   logger: Logger;
@@ -53,6 +54,7 @@ export function serveJobs(options: ServeJobsOptions): StartedJobs {
         ...(options.metrics ? { metrics: options.metrics } : {}),
         ...(options.worker.heartbeatMs === undefined ? {} : { heartbeatMs: options.worker.heartbeatMs }),
         ...(options.worker.pollMs === undefined ? {} : { pollMs: options.worker.pollMs }),
+        ...(options.worker.onRecorded ? { onRecorded: options.worker.onRecorded } : {}),
       }).start()
     : null;
   const stopped = new Promise<void>((resolve) => {

@@ -1,9 +1,11 @@
 import type { GitHubOctokit } from '../adapters/github/index.js';
+import type { CiVerdictFollower } from '../jobs/ci-verdict-follower.js';
 import { runJobHandler } from '../jobs/job-handler.js';
 import { jobLogFields } from '../jobs/job-log-fields.js';
 import { type Metrics, noMetrics } from '../metrics/metrics.js';
 import { costCeilingFor } from '../queue/cost-ceiling.js';
 import type { Logger } from '../util/logger.js';
+import { ciVerdictFollower } from './ci-verdicts.js';
 import { openJobStore, runsJobsInProcess } from './open-store.js';
 import { runnerDependencies } from './runner-dependencies.js';
 import { type StartedJobs, serveJobs } from './serve-jobs.js';
@@ -35,7 +37,7 @@ export interface StartJobsOptions {
  * serveJobs). The runner is built before the queue opens, so a bad setting
  * stops the process before anything is left open.
  */
-export function startJobs(options: StartJobsOptions): StartedJobs {
+export function startJobs(options: StartJobsOptions): StartedJobs & { ciVerdicts: CiVerdictFollower } {
   const { settings, logger } = options;
   const metrics = options.metrics ?? noMetrics;
   const runsJobs = options.runsJobs ?? runsJobsInProcess(settings.app, settings.queue);
@@ -43,20 +45,28 @@ export function startJobs(options: StartJobsOptions): StartedJobs {
     ? runnerDependencies(options.auth, options.runnerSettings(), logger, metrics)
     : null;
   const store = openJobStore(settings.app, settings.queue);
+  const ciVerdicts = ciVerdictFollower(store, options.auth, metrics, logger);
   const handler = runner
     ? runJobHandler(runner, {
         ceiling: costCeilingFor(settings.app, store),
         loggerFor: (job) => logger.child(jobLogFields(job)),
+        firstJobOn: async (repository) => (await store.history({ repository, limit: 1 })).length === 0,
       })
     : null;
-  return serveJobs({
+  const started = serveJobs({
     store,
     worker: handler
-      ? { handler, concurrency: settings.app.concurrency, maxContainers: settings.app.maxContainers }
+      ? {
+          handler,
+          concurrency: settings.app.concurrency,
+          maxContainers: settings.app.maxContainers,
+          onRecorded: ciVerdicts.onRecorded,
+        }
       : null,
     shutdownMs: settings.queue.shutdownSeconds * 1000,
     logger,
     metrics,
     ...(options.beforeStop ? { beforeStop: options.beforeStop } : {}),
   });
+  return { ...started, ciVerdicts };
 }

@@ -18,6 +18,8 @@ tr.all td { font-weight: 600; }
 .badge.fixed { background: #dafbe1; color: #116329; }
 .badge.running { background: #ddf4ff; color: #0550ae; }
 .badge.refused, .badge.failed, .badge.error, .badge.abandoned { background: #ffebe9; color: #a40e26; }
+.badge.ci-passed { background: #dafbe1; color: #116329; }
+.badge.ci-failed { background: #ffebe9; color: #a40e26; }
 a { color: #0969da; }
 svg.chart { width: 100%; max-width: 760px; height: auto; display: block; }
 svg .bar { fill: var(--bar); }

@@ -67,10 +67,21 @@ function finishedTable(html: HtmlTemplate, records: readonly JobRecord[]): SafeH
   if (records.length === 0) return html`<p class="empty">No finished jobs yet.</p>`;
   const rows = records.map(
     (record) =>
-      html`<tr><td>${stamp(record.finishedAt)}</td><td>${record.repository}</td><td>${trigger(record)}</td><td><span class="badge ${record.outcome}">${record.outcome}</span>${record.reason ? html`<span class="reason">${record.reason}</span>` : null}</td><td class="num">${record.attempts}</td><td class="num">${formatCost(record.costUsd)}</td><td class="num">${formatDuration(record.durationMs)}</td><td>${links(html, record)}</td></tr>`,
+      html`<tr><td>${stamp(record.finishedAt)}</td><td>${record.repository}</td><td>${trigger(record)}</td><td><span class="badge ${record.outcome}">${record.outcome}</span>${record.reason ? html`<span class="reason">${record.reason}</span>` : null}</td><td class="num">${record.attempts}</td><td class="num">${formatCost(record.costUsd)}</td><td class="num">${formatDuration(record.durationMs)}</td><td>${ciCell(html, record)}</td><td>${links(html, record)}</td></tr>`,
   );
-  return html`<table><thead><tr><th>Finished</th><th>Repository</th><th>Trigger</th><th>Outcome</th><th class="num">Attempts</th><th class="num">Cost</th><th class="num">Duration</th><th>Links</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return html`<table><thead><tr><th>Finished</th><th>Repository</th><th>Trigger</th><th>Outcome</th><th class="num">Attempts</th><th class="num">Cost</th><th class="num">Duration</th><th>Your CI</th><th>Links</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
+
+/** What the repository's CI said of the fix the job pushed (docs/ci-verdict.md); `waiting` until it has. */
+function ciCell(html: HtmlTemplate, record: JobRecord): SafeHtml {
+  const verdict = record.ciVerdict;
+  if (verdict === undefined)
+    return record.fixSha ? html`<span class="badge">waiting</span>` : html`<span class="empty">—</span>`;
+  const label = verdict.verdict === 'unknown' ? UNKNOWN[verdict.reason ?? 'cancelled'] : verdict.verdict;
+  return html`<span class="badge ci-${verdict.verdict}">${label}</span>`;
+}
+
+const UNKNOWN = { 'no-ci': 'no CI', 'timed-out': 'timed out', cancelled: 'cancelled' } as const;
 
 function links(html: HtmlTemplate, record: JobRecord): SafeHtml {
   const found = [

@@ -5,6 +5,7 @@ import {
   type Redactor,
   renderCheckRunProgress,
   renderCheckRunResult,
+  withNotices,
 } from '../report/index.js';
 import type { LoggedWrite } from './logged-write.js';
 import type { ReportChannel } from './report-target.js';
@@ -41,9 +42,18 @@ export class CheckRunWriter {
     );
   }
 
-  /** The result; annotations point at lines of the fixed files, so they go on a check run for the fix's commit. */
-  async complete(checkRun: OpenCheckRun | null, view: JobView, fixSha: string | null): Promise<void> {
-    const result = renderCheckRunResult(view, this.redactor);
+  /**
+   * The result, with the notices above it; annotations point at lines of the
+   * fixed files, so they go on a check run for the fix's commit.
+   */
+  async complete(
+    checkRun: OpenCheckRun | null,
+    view: JobView,
+    fixSha: string | null,
+    notices: readonly string[] = [],
+  ): Promise<void> {
+    const rendered = renderCheckRunResult(view, this.redactor);
+    const result = { ...rendered, output: withNotices(rendered.output, notices) };
     const { annotations, ...withoutAnnotations } = result.output;
     const { conclusion } = result;
     if (checkRun) await this.completeOpen(checkRun, conclusion, withoutAnnotations);
@@ -53,8 +63,13 @@ export class CheckRunWriter {
   }
 
   /** A job that could not run: its open check run says why, or, with no conversation, a new one on the commit. */
-  async refuse(checkRun: OpenCheckRun | null, channel: ReportChannel, text: string): Promise<void> {
-    const output: CheckOutput = { title: 'selfdebug could not run', summary: text };
+  async refuse(
+    checkRun: OpenCheckRun | null,
+    channel: ReportChannel,
+    text: string,
+    title = 'selfdebug could not run',
+  ): Promise<void> {
+    const output: CheckOutput = { title, summary: text };
     if (checkRun) await this.completeOpen(checkRun, 'neutral', output);
     else if (channel.kind === 'check-run')
       await this.createCompleted('report the refusal', channel.headSha, 'neutral', output);

@@ -23,6 +23,8 @@ type JobEvent =
   | { type: 'pull-request-due' }
   /** The fix's pull request: comments go there from now on when the job had nowhere to report before. */
   | { type: 'moved-to'; issueNumber: number }
+  /** Markdown the check run shows above its result when it completes (the CI secrets warning, docs/ci-secrets.md). */
+  | { type: 'notice'; markdown: string }
   | { type: 'job-ended'; ending: JobEnding };
 
 /**
@@ -32,7 +34,8 @@ type JobEvent =
  */
 export type JobEnding =
   | { kind: 'delivered'; delivery: Partial<Delivery> }
-  | { kind: 'refused'; message: string; headSha: string | null }
+  /** `title`: the check run's, when the refusal has one of its own (a failure that is not the code's). */
+  | { kind: 'refused'; message: string; headSha: string | null; title?: string }
   | { kind: 'cancelled'; reason: string }
   /** `shown`: the message as the report shows it (a failed setup step as Markdown). */
   | { kind: 'failed'; message: string; shown: string; headSha: string | null };

@@ -19,6 +19,8 @@ export interface HandlerOptions {
   run?: typeof runJob;
   /** The operator's cost ceiling, checked again here for jobs queued before it was reached. */
   ceiling?: CostCeilingCheck | null;
+  /** The job store's answer to "no finished job of this repository yet?" (see JobRunnerDependencies.firstJobOn). */
+  firstJobOn?: (repository: string) => Promise<boolean>;
 }
 
 /**
@@ -30,7 +32,8 @@ export function runJobHandler(base: JobRunnerDependencies, options: HandlerOptio
   const run = options.run ?? runJob;
   return async (job, { signal, guard }) => {
     const logger = options.loggerFor?.(job) ?? base.logger;
-    const dependencies = guardDependencies(base, guard, logger);
+    const guarded = guardDependencies(base, guard, logger);
+    const dependencies = options.firstJobOn ? { ...guarded, firstJobOn: options.firstJobOn } : guarded;
     const verdict = await options.ceiling?.check(job.request.installationId);
     if (verdict?.refused) {
       // Refused before anything starts: no checkout, no container, no model call.

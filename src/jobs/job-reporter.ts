@@ -68,6 +68,7 @@ export class JobReporter {
   private report: JobReport;
   private readonly comments: CommentWriter;
   private readonly checkRuns: CheckRunWriter;
+  private readonly notices: string[] = [];
   private readonly updates = new UpdateScheduler(() => this.update(), UPDATE_INTERVAL_MS);
 
   constructor(private readonly options: JobReporterOptions) {
@@ -103,6 +104,9 @@ export class JobReporter {
         return this.settled();
       case 'moved-to':
         await this.movedTo(event.issueNumber);
+        return this.view();
+      case 'notice':
+        this.notices.push(event.markdown);
         return this.view();
       case 'job-ended':
         return this.ended(event.ending);
@@ -153,7 +157,7 @@ export class JobReporter {
       case 'cancelled':
         return this.cancelled(ending.reason);
       case 'refused':
-        return this.refused(ending.message, ending.headSha);
+        return this.refused(ending.message, ending.headSha, ending.title);
       case 'failed':
         return this.refused(`The job failed before it could finish: ${ending.shown}`, ending.headSha);
     }
@@ -171,7 +175,7 @@ export class JobReporter {
     const { reportTo } = this.report;
     if (reportTo !== null) await this.comments.final(reportTo, this.view());
     await this.updateStatus();
-    await this.checkRuns.complete(this.report.checkRun, this.view(), delivery.fixSha ?? null);
+    await this.checkRuns.complete(this.report.checkRun, this.view(), delivery.fixSha ?? null, this.notices);
     return this.view();
   }
 
@@ -197,12 +201,12 @@ export class JobReporter {
   }
 
   /** A job that cannot run as asked: one comment (or check run) saying why. */
-  private async refused(message: string, headSha: string | null): Promise<JobView> {
+  private async refused(message: string, headSha: string | null, title?: string): Promise<JobView> {
     await this.updates.idle();
     const text = this.options.redactor.redact(message);
     const channel = reportChannel({ issueNumber: this.report.reportTo, headSha });
     if (channel.kind === 'comment') await this.comments.refusal(channel.issueNumber, text);
-    await this.checkRuns.refuse(this.report.checkRun, channel, text);
+    await this.checkRuns.refuse(this.report.checkRun, channel, text, title);
     return this.view();
   }
 

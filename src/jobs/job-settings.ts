@@ -1,10 +1,10 @@
 import type { AppConfig } from '../config/app-config.js';
 import type { ModelConfig } from '../config/model-config.js';
-import { applyOperatorCeilings, loopLimitsFrom, type RepoConfig } from '../config/repo-config.js';
+import { applyOperatorCeilings, type RepoConfig } from '../config/repo-config.js';
 import { reportSettings } from '../config/repo-config-mappers.js';
 import type { SandboxConfig } from '../config/sandbox-config.js';
 import { mergeSettings, type RunSettings } from '../fix/index.js';
-import { loopLimitsSchema } from '../loop/task.js';
+import { DEFAULT_COMMAND_TIMEOUT_SECONDS } from '../loop/task.js';
 import type { JobRequest } from '../queue/job-request.js';
 import { type LoopMode, triggers } from '../triggers/index.js';
 import type { ReporterSettings } from './job-events.js';
@@ -43,9 +43,10 @@ export function jobSettings(request: JobRequest, config: RepoConfig, sources: Se
       model: { model: options.model || undefined },
       limits: {
         maxAttempts: options.maxAttempts,
-        // The App's loop has always timed a run by the request's option or the repository's setting, else the
-        // loop's own default, not the operator's sandbox setting: kept, so its comments read as before.
-        commandTimeoutSeconds: loopLimitsSchema.parse(loopLimitsFrom(repo, options)).commandTimeoutSeconds,
+        // The App's loop times a run by the request's option or the repository's setting, else the loop's own
+        // default, never the operator's sandbox setting (docs/settings-precedence.md says why).
+        commandTimeoutSeconds:
+          options.timeoutSeconds ?? repo.sandbox.timeout_seconds ?? DEFAULT_COMMAND_TIMEOUT_SECONDS,
       },
     },
     source: 'the operator settings and .github/selfdebug.yml',

@@ -42,8 +42,9 @@ export async function runJob(
         signal,
         // Pushed and opened before the container is removed, which takes longer than a push.
         deliver: async (ran) => {
-          const { input, ports } = await deliveryOf(plan.delivery, ran, report);
-          return executeDelivery(planDelivery(input), ports);
+          const delivery = await deliveryOf(plan.delivery, ran, report);
+          const decided = planDelivery(delivery.input);
+          return executeDelivery(decided, delivery.ports);
         },
       });
       outcome = { delivered };
@@ -52,10 +53,11 @@ export async function runJob(
     }
   }
   try {
+    const notice = planned.kind === 'planned' ? await planned.plan.ciSecrets : null;
+    if (notice !== null) await report({ type: 'notice', markdown: notice });
     return await closeJob(outcome, report, planned.reporting);
   } finally {
-    if (planned.kind === 'planned')
-      await (await planned.plan.checkout.catch(() => null))?.dispose().catch(() => {});
+    await (await planned.checkout?.catch(() => null))?.dispose().catch(() => {});
   }
 }
 

@@ -33,6 +33,8 @@ export interface WorkerOptions {
   logger?: Logger;
   /** Told of every job taken and every job recorded as finished. */
   metrics?: Metrics;
+  /** Called once a job's record is stored (the CI follower starts on a pushed fix); must not throw. */
+  onRecorded?: (job: ClaimedJob, result: JobResult) => void;
 }
 
 interface Running {
@@ -64,6 +66,7 @@ export class Worker {
   private readonly pollMs: number;
   private readonly logger: Logger;
   private readonly metrics: Metrics;
+  private readonly onRecorded: WorkerOptions['onRecorded'];
   private readonly running = new Map<string, Running>();
   private readonly stopping = new AbortController();
   private loop: Promise<void> | null = null;
@@ -78,6 +81,7 @@ export class Worker {
     this.heartbeatMs = options.heartbeatMs ?? Math.min(1000, Math.floor(options.store.leaseMs / 3));
     this.pollMs = options.pollMs ?? 1000;
     this.id = options.workerId ?? `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
+    this.onRecorded = options.onRecorded;
     this.logger = options.logger ?? silentLogger;
     this.metrics = options.metrics ?? noMetrics;
   }
@@ -239,6 +243,7 @@ export class Worker {
         else {
           this.logger.info({ ...jobLogFields(job.lease.job), outcome: final.outcome }, 'job finished');
           this.metrics.jobFinished(job.lease.job.request.trigger.kind, final, Date.now() - job.claimedAt);
+          this.onRecorded?.(job.lease.job, final);
         }
         return;
       } catch (error) {

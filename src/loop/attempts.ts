@@ -3,7 +3,13 @@ import { InvalidModelOutputError } from '../errors/index.js';
 import type { ExecResult } from '../sandbox/sandbox.js';
 import type { LoopEvent } from './events.js';
 import type { Ending, LoopSession } from './loop-session.js';
-import { type AttemptRecord, decideMessages, describeResult, generateMessages } from './prompts.js';
+import {
+  type AttemptRecord,
+  decideMessages,
+  describeResult,
+  generateMessages,
+  latestRunRoom,
+} from './prompts.js';
 import { fallbackDecision, invalidAnswer, notRun, rejectedProposal } from './rejected-answer.js';
 import { type FixProposal, fixProposalSchema, type RetryDecision, retryDecisionSchema } from './schemas.js';
 import type { ToolBox } from './structured-call.js';
@@ -22,7 +28,7 @@ interface LatestRun {
 /** Up to `maxAttempts` rounds of generate → apply → execute → decide, starting from the reproduction. */
 export async function runAttempts(session: LoopSession, reproduction: ExecResult): Promise<Ending> {
   const { maxAttempts } = session.input.limits;
-  const described = describeResult(reproduction, session.budget.total);
+  const described = describeResult(reproduction, latestRunRoom(session.budget));
   const latest: LatestRun = { run: described, failure: described, passed: reproduction.exitCode === 0 };
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
     const ending = await runAttempt(session, attempt, latest);
@@ -169,7 +175,7 @@ async function decide(
   session.remember(record);
   await session.emit({ type: 'retry-decided', attempt, retry: decision.retry, reason: decision.reason });
   if (!decision.retry) return { outcome: 'declined', reason: decision.reason };
-  latest.run = describeResult(result, session.budget.total);
+  latest.run = describeResult(result, latestRunRoom(session.budget));
   latest.failure = latest.run;
   return null;
 }

@@ -52,6 +52,24 @@ export function promptBudget(tokenBudget: number, maxToolCalls: number): PromptB
   return { total, perToolResult: Math.floor((available * SHARES.tools) / Math.max(1, maxToolCalls)) };
 }
 
+/** Characters a generate prompt gives the latest failure. */
+function failureRoom(budget: PromptBudget): number {
+  return Math.floor((budget.total - GENERATE_SYSTEM.length) * SHARES.failure);
+}
+
+/**
+ * What the latest run's output may take: its room in the generate prompt, less what a note on why
+ * nothing ran again may add (see `notRun`), so the prompt never cuts the excerpt a second time
+ * (a cut from the middle would land inside the first failure, which the excerpt keeps whole).
+ */
+export function latestRunRoom(budget: PromptBudget): number {
+  const room = failureRoom(budget);
+  return room - Math.min(NOTE_ROOM, Math.floor(room / 4));
+}
+
+/** Most characters of a note put before the latest run when nothing was run again. */
+export const NOTE_ROOM = 1500;
+
 export function generateMessages(input: {
   task: DebugTask;
   timeoutSeconds: number;
@@ -74,7 +92,7 @@ export function generateMessages(input: {
     input.history.length > 0
       ? `## Earlier attempts\n${summarise(input.history, available * SHARES.history)}`
       : '',
-    `${latestHeading}\n${clip(input.latestFailure, available * SHARES.failure)}`,
+    `${latestHeading}\n${clip(input.latestFailure, failureRoom(input.budget))}`,
   ];
   return [
     { role: 'system', content: GENERATE_SYSTEM },
@@ -164,12 +182,15 @@ function summarise(history: readonly AttemptRecord[], maxChars: number): string 
   const each = Math.floor(maxChars / shown.length);
   const lines = shown.map((record) => {
     const decision = record.decision
-      ? `\nDecision: ${record.decision.retry ? 'retry' : 'stop'} — ${record.decision.reason}`
+      ? `\nDecision: ${record.decision.retry ? 'retry' : 'stop'} — ${clip(record.decision.reason, each / 8)}`
       : '';
-    const body =
-      `### Attempt ${record.attempt}\nAnalysis: ${record.analysis ?? '(none)'}\n` +
-      `Diff:\n${record.diff || '(no change)'}\nResult: ${describeFailure(record, each / 2)}${decision}`;
-    return clip(body, each);
+    const head = clip(
+      `### Attempt ${record.attempt}\nAnalysis: ${record.analysis ?? '(none)'}\nDiff:\n${record.diff || '(no change)'}`,
+      each / 2,
+    );
+    // The result gets the rest whole: clipping the body from the middle would cut inside its first failure.
+    const result = describeFailure(record, each - head.length - decision.length - 10);
+    return `${head}\nResult: ${result}${decision}`;
   });
   const omitted = history.length - shown.length;
   return (omitted > 0 ? `(${omitted} earlier attempts omitted)\n` : '') + lines.join('\n\n');

@@ -1,6 +1,8 @@
 import { InvalidModelOutputError, UNUSABLE_ANSWER_ADVICE } from '../errors/index.js';
 import type { LoopEvent } from './events.js';
+import { NOTE_ROOM } from './prompts.js';
 import type { RetryDecision } from './schemas.js';
+import { clip } from './tokens.js';
 
 /**
  * What the loop does with an answer that stayed unusable after its repair
@@ -20,7 +22,7 @@ export function invalidAnswer(error: unknown): InvalidModelOutputError {
 
 /** What the next attempt sees when nothing was run: why, then the run that still stands. */
 export function notRun(why: string, latestRun: string): string {
-  return `${why}\n\nThe command was not run again; its latest run:\n${latestRun}`;
+  return `${clip(why, NOTE_ROOM - 60)}\n\nThe command was not run again; its latest run:\n${latestRun}`;
 }
 
 /** An unusable fix proposal: the attempt fails, and the next one is told what was wrong with it. */

@@ -13,11 +13,19 @@ export interface DebugTask {
   setupCommands?: string[];
 }
 
+/**
+ * The loop's own time limit per run of the command, in seconds, when no one
+ * names one: the App's jobs run with it unless the mention or the
+ * repository says otherwise (docs/settings-precedence.md); the other doors
+ * take the sandbox's, whose default is the operator's.
+ */
+export const DEFAULT_COMMAND_TIMEOUT_SECONDS = 300;
+
 export const loopLimitsSchema = z.object({
   maxAttempts: z.int().min(1).max(20).default(5),
   /** Extra runs when the first reproduction passes, to tell flaky from cannot-reproduce. */
   reproduceRuns: z.int().min(0).max(10).default(2),
-  commandTimeoutSeconds: z.number().positive().max(86_400).default(300),
+  commandTimeoutSeconds: z.number().positive().max(86_400).default(DEFAULT_COMMAND_TIMEOUT_SECONDS),
   maxToolCallsPerAttempt: z.int().min(0).max(50).default(10),
   /**
    * Upper bound for any single prompt, in estimated tokens, for models that do

@@ -1,4 +1,6 @@
 import type { BranchEvent, SecretReadingWorkflow } from '../ci-logs/index.js';
+import type { CheckOutput } from '../code-host/code-host.js';
+import { CHECK_OUTPUT_LIMIT, hardLimit } from './limits.js';
 import { MarkdownWriter } from './markdown.js';
 import type { Redactor } from './redact.js';
 
@@ -14,6 +16,9 @@ const ADVICE: Record<BranchEvent, string> = {
     "it runs after selfdebug's branch's run with the secrets: never run that run's artifacts or code in it, " +
     "or add `branches-ignore: ['selfdebug/**']` under `workflow_run:`",
 };
+
+/** Enough to act on; a repository with more is told how many more. */
+const MAX_LISTED = 15;
 
 const TITLE = "Your CI would run selfdebug's fixes with secrets.";
 
@@ -41,13 +46,14 @@ export function renderCiSecretsWarning(
       'these workflows run code a model wrote, and can read these secrets:',
     '',
   ];
-  for (const workflow of found) {
+  for (const workflow of found.slice(0, MAX_LISTED)) {
     const events = workflow.triggers.map((trigger) => trigger.event);
     const where = `${code(workflow.name)} (${code(workflow.path)}), on ${events.join(', ')}`;
     lines.push(`- ${where}: ${reads(workflow, code)}`);
     for (const event of new Set(events))
       lines.push(`  - to keep ${event} runs away from them: ${ours(ADVICE[event])}`);
   }
+  if (found.length > MAX_LISTED) lines.push(`- and ${found.length - MAX_LISTED} more workflows`);
   lines.push(
     '',
     ours(
@@ -67,4 +73,11 @@ function reads(workflow: SecretReadingWorkflow, code: (text: string) => string):
     parts.push(`the secrets of environment ${code(environment)} (unless it requires a reviewer)`);
   }
   return parts.join('; ');
+}
+
+/** A check run's output with notices (already rendered Markdown) first, where a cut never reaches them. */
+export function withNotices(output: CheckOutput, notices: readonly string[]): CheckOutput {
+  if (notices.length === 0) return output;
+  const summary = [...notices, output.summary].join('\n\n---\n\n');
+  return { ...output, summary: hardLimit(summary, CHECK_OUTPUT_LIMIT) };
 }

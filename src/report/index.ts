@@ -8,7 +8,8 @@
 export { renderAttemptComment } from './attempt-comment.js';
 
 export { renderCheckRunProgress, renderCheckRunResult } from './check-run.js';
-export { renderCiSecretsWarning } from './ci-secrets-warning.js';
+export { renderCiSecretsWarning, withNotices } from './ci-secrets-warning.js';
+export { ciVerdictCheckRun, ciVerdictSection, withCiVerdictSection } from './ci-verdict.js';
 export { commitUrl } from './commit.js';
 export { renderCommitMessage } from './commit-message.js';
 export { renderConfigProblemCheckRun } from './config-check-run.js';
@@ -16,6 +17,7 @@ export { renderConfigProblemCheckRun } from './config-check-run.js';
 export { environmentLines, setupFailureMarkdown } from './environment-summary.js';
 export { needsFinalComment, renderFinalComment } from './final-comment.js';
 export { formatCost, formatDuration } from './format.js';
+export { renderInfraFailure } from './infra-failure.js';
 export {
   attemptsToPost,
   type JobReport,

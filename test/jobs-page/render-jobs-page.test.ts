@@ -133,6 +133,40 @@ describe('renderJobsPage', () => {
     expect(html).toContain('>check run</a>');
   });
 
+  it("shows what the repository's CI said of each pushed fix: passed, failed, no CI, or still waiting", () => {
+    const verdict = (kind: 'passed' | 'failed' | 'unknown', reason: 'no-ci' | null = null) => ({
+      verdict: kind,
+      reason,
+      sha: 'f'.repeat(40),
+      runs: kind === 'unknown' ? 0 : 1,
+      workflows: [],
+    });
+    const fixed = (id: string, extra: Partial<JobRecord>) =>
+      record({ outcome: 'fixed', id, fixSha: 'f'.repeat(40), ...extra });
+    const html = renderJobsPage({
+      open: [],
+      finished: [
+        fixed('a', { ciVerdict: verdict('passed') }),
+        fixed('b', { ciVerdict: verdict('failed') }),
+        fixed('c', { ciVerdict: verdict('unknown', 'no-ci') }),
+        fixed('d', {}),
+        record({ outcome: 'not-fixed', id: 'e' }),
+      ],
+      now: NOW,
+    });
+    const cells = [
+      ...html.matchAll(/<td class="num">[^<]*<\/td><td>(<span class="[^"]*">[^<]*<\/span>)<\/td><td>/g),
+    ].map((match) => match[1]);
+    expect(cells).toEqual([
+      '<span class="badge ci-passed">passed</span>',
+      '<span class="badge ci-failed">failed</span>',
+      '<span class="badge ci-unknown">no CI</span>',
+      '<span class="badge">waiting</span>',
+      '<span class="empty">—</span>',
+    ]);
+    expect(html).toContain('<th>Your CI</th>');
+  });
+
   it('says so when there is nothing to show', () => {
     const html = renderJobsPage({ open: [], finished: [], now: NOW });
     expect(html).toContain('Nothing queued or running.');

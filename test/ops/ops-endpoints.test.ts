@@ -44,6 +44,9 @@ describe('the operations endpoints', () => {
     closers.push(() => store.close());
     const metrics = new PrometheusMetrics({ processMetrics: false });
     metrics.webhookReceived('push');
+    metrics.ciVerdict('passed');
+    metrics.ciVerdict('passed');
+    metrics.ciVerdict('failed');
     const url = await serve(queueReadiness(store, { queue: 'memory', redisUrl: undefined }), metrics);
 
     expect(await scrape(`${url}/healthz`)).toMatchObject({ status: 200, text: 'ok\n' });
@@ -52,6 +55,8 @@ describe('the operations endpoints', () => {
     expect(scraped.status).toBe(200);
     expect(scraped.contentType).toMatch(/^text\/plain; version=0\.0\.4/);
     expect(scraped.text).toContain('selfdebug_webhook_deliveries_total{event="push"} 1');
+    expect(scraped.text).toContain('selfdebug_fix_ci_verdicts_total{verdict="passed"} 2');
+    expect(scraped.text).toContain('selfdebug_fix_ci_verdicts_total{verdict="failed"} 1');
     // Passed on: on the App's server Probot's 404 (or its webhooks) answer these.
     expect((await scrape(`${url}/jobs`)).status).toBe(404);
     expect((await fetch(`${url}/metrics`, { method: 'POST' })).status).toBe(404);

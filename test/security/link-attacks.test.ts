@@ -99,7 +99,7 @@ describeWithDocker('link attacks', () => {
 
   attack(
     'swap a file the editor just read for a link leading out, before it is written back',
-    "a read's resolution is kept for the write only while nothing runs: the command forgets it, the write's check refuses the link",
+    'the write resolves its path in the command that writes: a link leading out is refused, one inside is written through',
     async () => {
       const { sandbox } = await planted();
       expect((await sandbox.readFile('app.py'))?.content.toString()).toBe('print(1)\n');
@@ -111,6 +111,28 @@ describeWithDocker('link attacks', () => {
       expect((await sandbox.readFile('alias.py'))?.content.toString()).toBe('print(2)\n');
       await sandbox.writeFile('alias.py', 'print(3)\n');
       expect((await sandbox.exec('test -L alias.py && cat real.py')).stdout).toBe('print(3)\n');
+    },
+    DOCKER_TIMEOUT,
+  );
+
+  attack(
+    'have an edit written as root into a folder only root may write, past a check made as the sandbox user',
+    'the write is made by the command that checks the path, as the sandbox user: permission denied, nothing written',
+    async () => {
+      const { sandbox } = await planted();
+      // The image's root holds no capabilities: it makes its folder inside the folder anyone may write.
+      await asRoot(sandbox, 'mkdir -m 755 drop/locked && echo "VALUE = 1" > drop/locked/settings.py');
+      for (const path of ['drop/locked/planted.py', 'drop/locked/settings.py', 'drop/locked/deeper/x.py']) {
+        await expect(sandbox.writeFile(path, 'owned\n'), path).rejects.toMatchObject({
+          problem: 'permission-denied',
+        });
+      }
+      const left = await sandbox.exec('ls -A drop/locked; cat drop/locked/settings.py');
+      expect(left.stdout).toBe('settings.py\nVALUE = 1\n');
+      // Where the sandbox user may write, the file is its own, with the mode asked for and no leftovers.
+      await sandbox.writeFile('drop/new.py', 'print(4)\n', 0o4755);
+      const made = await sandbox.exec('stat -c "%u %a" drop/new.py; ls -A drop');
+      expect(made.stdout).toBe('1000 755\nhard\nlocked\nnew.py\nsecret\n');
     },
     DOCKER_TIMEOUT,
   );

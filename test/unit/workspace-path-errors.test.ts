@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parsePathCheck, pathCheckCommand } from '../../src/adapters/docker/path-check.js';
+import { parseWriteFile, writeFileCommand } from '../../src/adapters/docker/path-check.js';
 import { mapFileError } from '../../src/adapters/local/file-errors.js';
 import { nameTooLong, WorkspacePathError } from '../../src/errors/index.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
@@ -48,22 +48,23 @@ describe('workspace path errors, mapped at the adapter edge', () => {
     expect(await mapFileError(new Error('plain'), 'a.py', await tempDir())).toBeNull();
   });
 
-  it('reads the Docker adapter’s path check', () => {
+  it('reads the Docker adapter’s write command', () => {
     const nul = (...fields: string[]) => Buffer.from(fields.join('\0'));
-    expect(parsePathCheck('total.py/x.py', nul('not-a-folder', 'total.py'))).toMatchObject({
+    expect(parseWriteFile('total.py/x.py', nul('not-a-folder', 'total.py'))).toMatchObject({
       problem: 'not-a-folder',
       message: expect.stringContaining('"total.py" is a file, not a folder'),
     });
-    expect(parsePathCheck('pkg', nul('is-a-folder', ''))).toMatchObject({ problem: 'is-a-folder' });
-    expect(parsePathCheck('up/a.py', nul('outside-link', 'up'))).toMatchObject({ problem: 'outside-link' });
+    expect(parseWriteFile('pkg', nul('is-a-folder', ''))).toMatchObject({ problem: 'is-a-folder' });
+    expect(parseWriteFile('up/a.py', nul('outside-link', 'up'))).toMatchObject({ problem: 'outside-link' });
     // A write lands where the links inside the workspace lead.
-    expect(parsePathCheck('alias.py', nul('ok', 'src/real.py'))).toEqual({ resolved: 'src/real.py' });
+    expect(parseWriteFile('alias.py', nul('ok', 'src/real.py'))).toEqual({ resolved: 'src/real.py' });
     // Each leading folder is checked, shortest first.
-    expect(pathCheckCommand('/workspace', 'a/b/c.py').slice(3)).toEqual([
+    // The mode keeps its permission bits only, in octal for chmod.
+    expect(writeFileCommand('/workspace', 'a/b/c.py', 0o4755).slice(3)).toEqual([
       '/workspace',
       'write',
       'a/b/c.py',
-      '0',
+      '755',
       'a',
       'a/b',
     ]);

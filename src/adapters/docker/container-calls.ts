@@ -27,37 +27,60 @@ export class ContainerCalls {
     return { exitCode, stdout, output };
   }
 
-  /** Runs `cmd` as the sandbox user, handing each frame of its output to `onFrame`; returns its exit code. */
+  /**
+   * Runs `cmd` as the sandbox user, handing each frame of its output to
+   * `onFrame`, with `input` (when given) as its stdin, closed after it;
+   * returns its exit code.
+   */
   private async run(
     cmd: string[],
     onFrame: (stream: DemuxedStream, payload: Buffer) => void,
+    input?: Buffer,
   ): Promise<number> {
+    const stdin = input !== undefined;
     const exec = await this.engine(() =>
-      this.container.exec({ Cmd: cmd, User: this.user, AttachStdout: true, AttachStderr: true, Tty: false }),
+      this.container.exec({
+        Cmd: cmd,
+        User: this.user,
+        AttachStdin: stdin,
+        AttachStdout: true,
+        AttachStderr: true,
+        Tty: false,
+      }),
     );
-    const stream = (await this.engine(() => exec.start({ hijack: true, stdin: false }))) as Duplex;
-    await drain(stream, new StreamDemuxer(onFrame));
+    const stream = (await this.engine(() => exec.start({ hijack: true, stdin }))) as Duplex;
+    const drained = drain(stream, new StreamDemuxer(onFrame));
+    // Ending the stream half-closes the connection, which the engine passes on as the end of stdin. A
+    // command that exits without reading it (a refused path) closes the stream; drain sees the error.
+    if (stdin) stream.end(input);
+    await drained;
     return this.exitCodeOf(exec);
   }
 
   /**
    * Runs a helper command and keeps its stdout as bytes (a file's content),
    * at most `maxBytes` of them; stderr is kept as text for the error message.
+   * `input` is the command's stdin (a file's content to write).
    */
   async runBytes(
     cmd: string[],
     maxBytes: number,
+    input?: Buffer,
   ): Promise<{ exitCode: number; stdout: Buffer; stderr: string }> {
     const stdout: Buffer[] = [];
     const stderr = new OutputRecorder(16 * 1024);
     let kept = 0;
-    const exitCode = await this.run(cmd, (name, payload) => {
-      if (name === 'stderr') stderr.write(name, payload);
-      else if (kept < maxBytes) {
-        stdout.push(payload.subarray(0, maxBytes - kept));
-        kept += payload.length;
-      }
-    });
+    const exitCode = await this.run(
+      cmd,
+      (name, payload) => {
+        if (name === 'stderr') stderr.write(name, payload);
+        else if (kept < maxBytes) {
+          stdout.push(payload.subarray(0, maxBytes - kept));
+          kept += payload.length;
+        }
+      },
+      input,
+    );
     return {
       exitCode,
       stdout: Buffer.concat(stdout),

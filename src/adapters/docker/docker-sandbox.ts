@@ -1,63 +1,27 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
 import { posix } from 'node:path';
-import type { Duplex, Readable } from 'node:stream';
+import type { Duplex } from 'node:stream';
 import type Docker from 'dockerode';
 import type { SandboxConfig } from '../../config/sandbox-config.js';
-import {
-  nameTooLong,
-  SelfdebugError,
-  WorkspaceFullError,
-  WorkspacePathError,
-  WorkspaceTransferError,
-  workspacePathProblem,
-} from '../../errors/index.js';
 import type { PreparationReport } from '../../sandbox/environment.js';
 import { ExecLimits } from '../../sandbox/exec-limits.js';
 import { OutputRecorder } from '../../sandbox/output-recorder.js';
-import {
-  type CopyInReport,
-  type CopyOutReport,
-  DEFAULT_FILE_MODE,
-  type ExecOptions,
-  type ExecResult,
-  OOM_EXIT_CODE,
-  OOM_REASON,
-  type Sandbox,
-  type WorkspaceFile,
+import type {
+  CopyInReport,
+  CopyOutReport,
+  ExecOptions,
+  ExecResult,
+  Sandbox,
+  WorkspaceFile,
 } from '../../sandbox/sandbox.js';
-import { workspacePath } from '../../sandbox/workspace-path.js';
-import { replaceDirectoryContents } from '../../util/replace-directory-contents.js';
+import { OOM_EXIT_CODE, OOM_REASON } from '../../sandbox/sandbox.js';
 import { ContainerCalls, drain } from './container-calls.js';
-import { PREPARED_WORKSPACE } from './environment-cache.js';
 import { killCommand, OOM_COUNTER_COMMAND, parseOomCount, runCommand } from './exec-wrapper.js';
-import { parseReadFile, readFileCommand, workspaceFile } from './path-check.js';
-import { singleFileArchive } from './single-file-archive.js';
 import { StreamDemuxer } from './stream-demuxer.js';
-import { extractWorkspace, packWorkspace } from './workspace-archive.js';
-import { WriteLanding } from './write-landing.js';
+import { WorkspaceFiles } from './workspace-files.js';
 
 /** How long a killed command's stream may linger (a daemonised grandchild holding stdout) before we stop reading. */
 const KILL_GRACE_MS = 2000;
-/** Files larger than this are not read back whole (the model gets line ranges through exec instead). */
-const MAX_READ_BYTES = 16 * 1024 * 1024;
-
-/** Room for the read command's header (mode, resolved path, link target) before the file's bytes. */
-const READ_HEADER_BYTES = 16 * 1024;
-
-/** The numeric uid and gid of a `uid:gid` user setting. */
-function ownerOf(user: string): { uid: number; gid: number } {
-  const [uid = 1000, gid = uid] = user.split(':').map(Number);
-  return { uid, gid };
-}
-
-/** A workspace path, refused before the engine sees a name no file system takes (it would answer a bare 500). */
-function checkedPath(path: string): string {
-  const relative = workspacePath(path);
-  if (nameTooLong(relative)) throw workspacePathProblem(relative, 'name-too-long');
-  return relative;
-}
-
 /** One job's container. Every command is an exec in it; `dispose` removes it with its workspace volume. */
 export class DockerSandbox implements Sandbox {
   readonly kind = 'docker' as const;
@@ -68,8 +32,7 @@ export class DockerSandbox implements Sandbox {
   private readonly execUser: string;
   /** Calls into the engine for this container, with its errors mapped. */
   private readonly calls: ContainerCalls;
-  private readonly landing: WriteLanding;
-  private workspaceFilled = false;
+  private readonly files: WorkspaceFiles;
   private oomKillsSeen = 0;
 
   constructor(
@@ -88,7 +51,7 @@ export class DockerSandbox implements Sandbox {
     this.preparation = extras.preparation ?? null;
     this.alongside = extras.alongside ?? null;
     this.calls = new ContainerCalls(container, endpoint, this.execUser, () => this.disposed);
-    this.landing = new WriteLanding(this.calls, this.workdir);
+    this.files = new WorkspaceFiles(container, this.calls, config, this.execUser);
   }
 
   /** Containers that live and die with this one (the network holder, services). */
@@ -99,7 +62,6 @@ export class DockerSandbox implements Sandbox {
   }
 
   async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
-    this.landing.forget();
     const timeoutSeconds = options.timeoutSeconds ?? this.config.commandTimeoutSeconds;
     const started = performance.now();
     const pidFile = `/tmp/.selfdebug-exec-${randomUUID()}`;
@@ -154,80 +116,25 @@ export class DockerSandbox implements Sandbox {
     return { exec, stream };
   }
 
-  async readFile(path: string): Promise<WorkspaceFile | null> {
-    this.landing.forget();
-    const relative = checkedPath(path);
-    // Read by a command run as the sandbox user: the engine's archive API would read as root.
-    const read = await this.calls.runBytes(
-      readFileCommand(this.workdir, relative, MAX_READ_BYTES),
-      MAX_READ_BYTES + READ_HEADER_BYTES,
-    );
-    if (read.exitCode !== 0)
-      throw new WorkspaceTransferError('out', `could not read ${relative}: ${read.stderr.slice(0, 500)}`);
-    const outcome = parseReadFile(relative, read.stdout);
-    if (outcome instanceof WorkspacePathError) throw outcome;
-    if (outcome === null || outcome.content.length > MAX_READ_BYTES) return null;
-    this.landing.read(relative, outcome.resolved);
-    return workspaceFile(relative, outcome);
+  readFile(path: string): Promise<WorkspaceFile | null> {
+    return this.files.readFile(path);
   }
 
-  async writeFile(path: string, content: string | Buffer, mode = DEFAULT_FILE_MODE): Promise<void> {
-    const relative = checkedPath(path);
-    const bytes = typeof content === 'string' ? Buffer.from(content) : content;
-    const landing = await this.landing.of(relative);
-    try {
-      await this.container.putArchive(singleFileArchive(landing.resolved, bytes, mode, this.owner()), {
-        path: this.workdir,
-      });
-    } catch (error) {
-      throw this.transferError('in', error);
-    }
+  writeFile(path: string, content: string | Buffer, mode?: number): Promise<void> {
+    return this.files.writeFile(path, content, mode);
   }
 
-  private owner(): { uid: number; gid: number } {
-    return ownerOf(this.config.user);
+  copyIn(hostDir: string): Promise<CopyInReport> {
+    return this.files.copyIn(hostDir);
   }
 
-  async copyIn(hostDir: string): Promise<CopyInReport> {
-    this.landing.forget();
-    if (this.workspaceFilled) {
-      const cleared = await this.calls.runQuiet(['find', this.workdir, '-mindepth', '1', '-delete']);
-      if (cleared.exitCode !== 0) {
-        throw new WorkspaceTransferError(
-          'in',
-          `could not clear ${this.workdir}: ${cleared.output.slice(0, 500)}`,
-        );
-      }
-    }
-    const { archive, removed } = packWorkspace(hostDir, this.owner());
-    try {
-      await this.container.putArchive(archive, { path: this.workdir });
-      this.workspaceFilled = true;
-      return { removed: await removed };
-    } catch (error) {
-      throw this.transferError('in', error);
-    }
+  copyOut(hostDir: string): Promise<CopyOutReport> {
+    return this.files.copyOut(hostDir);
   }
 
-  async copyOut(hostDir: string): Promise<CopyOutReport> {
-    await mkdir(hostDir, { recursive: true });
-    try {
-      const archive = (await this.container.getArchive({ path: this.workdir })) as unknown as Readable;
-      const limits = {
-        maxBytes: this.config.maxCopyOutMb * 1024 * 1024,
-        maxEntries: this.config.maxCopyOutFiles,
-        reader: ownerOf(this.execUser),
-      };
-      // The host's .git stays: the sandbox's copy of it is never taken (see extractWorkspace).
-      const refused = await replaceDirectoryContents(
-        hostDir,
-        (staging) => extractWorkspace(archive, staging, limits),
-        ['.git'],
-      );
-      return { refused };
-    } catch (error) {
-      throw this.transferError('out', error);
-    }
+  /** Puts what setup installed back into the workspace (see WorkspaceFiles.restorePrepared). */
+  restorePrepared(): Promise<void> {
+    return this.files.restorePrepared();
   }
 
   dispose(): Promise<void> {
@@ -273,41 +180,5 @@ export class DockerSandbox implements Sandbox {
     const fresh = counted > this.oomKillsSeen;
     this.oomKillsSeen = counted;
     return fresh;
-  }
-
-  /**
-   * Puts what setup installed (kept in the prepared image outside the
-   * workspace, see stowPrepared) back into the workspace, where setup's
-   * absolute paths expect it. Runs in the container, so it counts against
-   * the workspace limit like anything else the job writes.
-   */
-  async restorePrepared(): Promise<void> {
-    this.landing.forget();
-    const restored = await this.calls.runQuiet([
-      'sh',
-      '-c',
-      '[ ! -d "$0" ] || cp -a "$0"/. "$1"/',
-      PREPARED_WORKSPACE,
-      this.workdir,
-    ]);
-    if (restored.exitCode === 0) return;
-    if (/no space left on device/i.test(restored.output))
-      throw new WorkspaceFullError('What setup installed', this.config.workspaceMb);
-    throw new WorkspaceTransferError(
-      'in',
-      `could not restore the prepared environment: ${restored.output.slice(0, 500)}`,
-    );
-  }
-
-  private transferError(direction: 'in' | 'out', error: unknown): SelfdebugError {
-    if (error instanceof SelfdebugError) return error;
-    if (direction === 'in' && /no space left on device/i.test(String((error as Error).message ?? error)))
-      return new WorkspaceFullError('The repository', this.config.workspaceMb, { cause: error });
-    const status = (error as { statusCode?: number }).statusCode;
-    if (status !== undefined || (error as { code?: string }).code === 'ECONNREFUSED')
-      return this.calls.mapped(error);
-    return new WorkspaceTransferError(direction, error instanceof Error ? error.message : String(error), {
-      cause: error,
-    });
   }
 }

@@ -13,8 +13,9 @@ import type { WorkspaceFile } from '../../sandbox/sandbox.js';
  * a read through a file used as a folder answers a bare HTTP 500, and a write
  * silently replaces a file with a folder (or a link with a file). So every
  * path is resolved by one small command run as the sandbox user, inside the
- * workspace only, and a file is read by that same command: the kernel's
- * permissions apply, never the engine's.
+ * workspace only, and a file is read or written by that same command: the
+ * kernel's permissions apply, never the engine's, and no other command runs
+ * between the check and the read or write.
  *
  * Each part of the path is checked from the shortest: a part that leads out
  * of the workspace (an absolute link, `..`, a chain of links) or loops stops
@@ -24,7 +25,8 @@ import type { WorkspaceFile } from '../../sandbox/sandbox.js';
  * Fields are NUL-separated: a file name may hold a newline, never a NUL.
  */
 const RESOLVE = [
-  'mode="$1" target="$2" max="$3"; shift 3',
+  // value: the read's size limit, or the written file's mode.
+  'what="$1" target="$2" value="$3"; shift 3',
   'root=$(pwd -P)',
   'inside() { case "$1" in "$root" | "$root"/*) return 0 ;; esac; return 1; }',
   'base= parent= rest= real=',
@@ -46,8 +48,20 @@ const RESOLVE = [
   'resolved="$base"; [ -z "$rest" ] || resolved="${base:+$base/}$rest"',
 ].join('\n');
 
+/**
+ * The write, from stdin, where the links inside the workspace lead: into a new
+ * file beside the target, then renamed over it, so a link in the target's own
+ * place is replaced rather than followed, and a failed write leaves the old
+ * file whole. Missing folders are made by the same user, so it can use them.
+ */
 const WRITE = [
   'if [ -d "$target" ]; then printf "is-a-folder\\0"; exit 0; fi',
+  'umask 022',
+  'dest="$root/$resolved"; dir="${dest%/*}"',
+  'mkdir -p -- "$dir" 2>/dev/null && [ -w "$dir" ] || { printf "permission-denied\\0"; exit 0; }',
+  'tmp=$(mktemp "$dir/.selfdebug-write.XXXXXX") || exit 4',
+  'trap \'rm -f -- "$tmp"\' EXIT',
+  'cat >"$tmp" && chmod "$value" "$tmp" && mv -f -- "$tmp" "$dest" || exit 4',
   'printf "ok\\0%s" "$resolved"',
 ].join('\n');
 
@@ -60,7 +74,7 @@ const READ = [
   'inside "$opened" || { printf "outside-link\\0%s" "$target"; exit 0; }',
   // find first: the gVisor Debian ships answers stat's statx with EINVAL; busybox has only stat.
   'set -- $(find -L "./$target" -maxdepth 0 -printf "%m %s" 2>/dev/null || stat -L -c "%a %s" -- "$target")',
-  'if [ "${2:-0}" -gt "$max" ]; then printf "missing\\0"; exit 0; fi',
+  'if [ "${2:-0}" -gt "$value" ]; then printf "missing\\0"; exit 0; fi',
   'link=; if [ -L "$target" ]; then link=$(readlink -- "$target"; printf x); link=${link%?x}; fi',
   'printf "file\\0%s\\0%s\\0%s\\0%s\\0" "$1" "$resolved" "$parent" "$link"',
   'exec cat <&3',
@@ -72,29 +86,34 @@ function prefixes(path: string): string[] {
   return parts.slice(0, -1).map((_, index) => parts.slice(0, index + 1).join('/'));
 }
 
-function command(workdir: string, mode: 'read' | 'write', path: string, maxBytes: number): string[] {
-  const body = mode === 'read' ? READ : WRITE;
-  // The workspace is $0, so the script's own arguments start at the mode.
+function command(workdir: string, what: 'read' | 'write', path: string, value: string): string[] {
+  const body = what === 'read' ? READ : WRITE;
+  // The workspace is $0, so the script's own arguments start at what it does.
   return [
     'sh',
     '-c',
     `cd "$0" || exit 3\n${RESOLVE}\n${body}`,
     workdir,
-    mode,
+    what,
     path,
-    String(maxBytes),
+    value,
     ...prefixes(path),
   ];
 }
 
-/** The command that says where a write of `path` (relative to the workspace) would land, run as the sandbox user. */
-export function pathCheckCommand(workdir: string, path: string): string[] {
-  return command(workdir, 'write', path, 0);
+/**
+ * The command that writes its stdin to `path` (relative to the workspace) as
+ * the sandbox user, with `mode`'s permission bits: where it landed, or what
+ * stands in its way.
+ */
+export function writeFileCommand(workdir: string, path: string, mode: number): string[] {
+  // Permission bits only: a setuid or setgid bit is no file mode an edit needs.
+  return command(workdir, 'write', path, (mode & 0o777).toString(8));
 }
 
 /** The command that reads `path` as the sandbox user: a header, then the file's bytes. */
 export function readFileCommand(workdir: string, path: string, maxBytes: number): string[] {
-  return command(workdir, 'read', path, maxBytes);
+  return command(workdir, 'read', path, String(maxBytes));
 }
 
 /** The next NUL-terminated field of `bytes` from `start`. */
@@ -118,8 +137,8 @@ function problemOf(path: string, verdict: string, blocker: string): WorkspacePat
   return workspacePathProblem(path, problem, blocker === '' ? {} : { blocker });
 }
 
-/** Reads the write check's output: the path the write lands on, or what stands in its way. */
-export function parsePathCheck(path: string, stdout: Buffer): WorkspacePathError | { resolved: string } {
+/** Reads the write command's output: the path the write landed on, or what stood in its way. */
+export function parseWriteFile(path: string, stdout: Buffer): WorkspacePathError | { resolved: string } {
   const verdict = field(stdout, 0);
   const detail = field(stdout, verdict.next).value;
   if (verdict.value === 'ok') return { resolved: detail === '' ? path : detail };
