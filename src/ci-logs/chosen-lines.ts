@@ -97,11 +97,13 @@ export function fill(
   ranked: Ranked[],
   input: { store: CandidateStore; stepEnds: StepEnd[]; contexts: Map<number, Map<number, string>> },
 ): void {
-  const ends = new StepEndQueue(input.stepEnds);
+  const ends = new StepEndQueue(input.stepEnds, false);
   ends.take(chosen, Math.ceil((chosen.maxLines - chosen.size) * STEP_END_SHARE));
   const hits = ranked.filter(({ score }) => score >= EVIDENCE_SCORE).map(({ candidate }) => candidate);
   takeContext(chosen, hits, knownLines(input));
   ends.take(chosen, Number.POSITIVE_INFINITY);
+  // Known noise last: it is shown only where the budget has room once everything else is in.
+  new StepEndQueue(input.stepEnds, true).take(chosen, Number.POSITIVE_INFINITY);
 }
 
 /**
@@ -199,7 +201,11 @@ export function keepAll(
 class StepEndQueue {
   private readonly ends: { lines: StepEnd['lines']; next: number }[];
 
-  constructor(stepEnds: StepEnd[]) {
+  /** `noise`: whether known noise is taken too. */
+  constructor(
+    stepEnds: StepEnd[],
+    private readonly noise: boolean,
+  ) {
     this.ends = stepEnds.map(({ lines }) => ({ lines, next: lines.length - 1 }));
   }
 
@@ -212,7 +218,7 @@ class StepEndQueue {
         if (end.next < 0 || share <= 0 || chosen.done) continue;
         const line = end.lines[end.next--]!;
         progress = true;
-        if (isKnownNoise(line.text)) continue;
+        if (!this.noise && isKnownNoise(line.text)) continue;
         if (!chosen.has(line.number)) share--;
         chosen.take(line.number, line.text);
       }
@@ -221,7 +227,7 @@ class StepEndQueue {
 }
 
 /** Every line the excerpt could show, by number, with its step: context, candidates and step ends. */
-function knownLines(input: {
+export function knownLines(input: {
   store: CandidateStore;
   stepEnds: StepEnd[];
   contexts: Map<number, Map<number, string>>;
@@ -246,7 +252,12 @@ function takeContext(
       if (!chosen.has(hit.number)) continue;
       for (const number of [hit.number - distance, hit.number + distance]) {
         const line = known.get(number);
-        if (line !== undefined && line.step === hit.step && trim.call(line.text).length > 0)
+        if (
+          line !== undefined &&
+          line.step === hit.step &&
+          trim.call(line.text).length > 0 &&
+          !isKnownNoise(line.text)
+        )
           chosen.take(number, line.text);
       }
     }

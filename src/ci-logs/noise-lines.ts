@@ -34,8 +34,9 @@ const NOISE = [
   /^(?:\[INFO\] )?Progress \(\d+\): /,
   /^\s*(?:Compiling|Downloaded|Downloading|Fresh|Checking) \S+ v\d/,
   /^\s*\d{1,3}%\s*$/,
-  // A linter's warnings (eslint's stylish format).
+  // A linter's warnings (eslint's stylish format), and its total when none was an error.
   /^\s*\d+:\d+\s+warning\s/,
+  /^✖ \d+ problems? \(0 errors?,/,
 ];
 
 export function isKnownNoise(text: string): boolean {

@@ -4,11 +4,14 @@ import {
   EVIDENCE_SCORE,
   fill,
   keepAll,
+  knownLines,
   type Ranked,
   type StepEnd,
   tailLines,
 } from './chosen-lines.js';
 import type { CiSystem } from './ci-format.js';
+import { firstFailureBlocks } from './first-failures.js';
+import { isKnownNoise } from './noise-lines.js';
 
 export type { StepEnd } from './chosen-lines.js';
 
@@ -114,7 +117,7 @@ export function selectLines(input: SelectInput): LogExcerpt {
   if (failingRecord?.title && failingRecord.number > 0 && !chosen.done)
     chosen.add(failingRecord.number, failingRecord.header ?? failingRecord.title);
   const ranked = rank(input.store, input.steps);
-  // The failing tests named anywhere, then the library frames of the tail's traces.
+  // The failing tests named anywhere, the library frames of the tail's traces, the first failure of each kind whole.
   const named = ranked.filter(
     ({ candidate, score }) => candidate.kind === 'test' && score >= NAMED_TEST_SCORE,
   );
@@ -124,6 +127,7 @@ export function selectLines(input: SelectInput): LogExcerpt {
     input.maxCharacters,
   );
   keepAll(chosen, tail.frames, input.maxCharacters);
+  keepAll(chosen, firstFailureBlocks(ranked, knownLines(input)), input.maxCharacters);
   const truncated = !chooseEvidence(chosen, ranked);
   fill(chosen, ranked, input);
   return { ...base, lines: chosen.inOrder(), truncated };
@@ -151,6 +155,7 @@ function rank(store: CandidateStore, steps: StepRecord[]): Ranked[] {
   );
   const ranked: Ranked[] = [];
   for (const candidate of candidates) {
+    if (isKnownNoise(candidate.text)) continue;
     let score = candidate.weight * factor(candidate.step);
     if (verdicts && !candidate.attached && !KEPT_WHOLE.has(candidate.kind)) score *= UNATTACHED_FACTOR;
     if (score >= MIN_SCORE) ranked.push({ candidate, score });
