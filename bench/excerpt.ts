@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { mkdtemp, open, readdir, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 // Loaded as in a worker with the Redis queue: its String subclass changes how V8 compiles string
@@ -183,6 +183,8 @@ interface Throughput {
   rssBefore: number;
   rssAfter: number;
   rssPeak: number;
+  /** The machine's 1-minute load average after the rounds, beside its cores. */
+  load: number;
 }
 
 const ROUNDS = 3;
@@ -267,6 +269,7 @@ async function measureThroughput(logs: string[]): Promise<Throughput> {
       rssBefore,
       rssAfter,
       rssPeak,
+      load: loadavg()[0] ?? 0,
     };
   } finally {
     await rm(directory, { recursive: true, force: true });
@@ -378,6 +381,13 @@ function report(rows: Row[], dev: Measured[], throughput: Throughput): string {
         ],
       ],
     ),
+    '',
+    `Load average after the rounds: ${throughput.load.toFixed(1)} on ${availableParallelism()} cores. ` +
+      "Above the core count the wall-clock rates measure the machine's other work more than the pass: the process " +
+      'waits for a core (its CPU time is a fraction of the wall time), the baselines fall with it, and even the rate per ' +
+      'CPU-second drops (shared caches and cores). In one process, after the dataset passes and the context and webhook ' +
+      'benchmarks, the pass ran as fast per CPU-second as alone in a fresh process (--cpu-prof: nothing else of the ' +
+      'process shows in its profile). Compare wall rates only at a load below the core count.',
     '',
     markdownTable(
       ['RSS before an excerpt pass', 'after it', 'peak during it', 'growth (peak − before)'],

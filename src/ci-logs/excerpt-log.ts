@@ -1,4 +1,5 @@
 import { ExcerptBuilder } from './excerpt-builder.js';
+import type { LineHandler } from './log-lines.js';
 import { type LogSource, readLog } from './log-source.js';
 import type { LogExcerpt } from './select-lines.js';
 
@@ -12,6 +13,8 @@ export interface ExcerptOptions {
   maxLines?: number;
   /** Most characters of kept text (with room for numbers and gap marks), for a prompt's budget. */
   maxCharacters?: number;
+  /** Other readers of the same pass (the infrastructure-failure classifier), so a log is downloaded and read once. */
+  alsoRead?: readonly LineHandler[];
 }
 
 export const DEFAULT_MAX_LINES = 150;
@@ -20,7 +23,17 @@ export async function excerptLog(source: LogSource, options: ExcerptOptions = {}
   const requested = options.maxLines ?? DEFAULT_MAX_LINES;
   const maxLines = Number.isFinite(requested) ? Math.max(1, Math.floor(requested)) : DEFAULT_MAX_LINES;
   const builder = new ExcerptBuilder(maxLines, options.maxCharacters ?? Number.POSITIVE_INFINITY);
-  return builder.finish(await readLog(source, builder));
+  const others = options.alsoRead ?? [];
+  const reader: LineHandler =
+    others.length === 0
+      ? builder
+      : {
+          line(text, start, end, number, flagged) {
+            builder.line(text, start, end, number, flagged);
+            for (const other of others) other.line(text, start, end, number, flagged);
+          },
+        };
+  return builder.finish(await readLog(source, reader));
 }
 
 /**

@@ -10,7 +10,12 @@ export {
   formatExcerpt,
 } from './excerpt-log.js';
 export { includedBy, matchesFilterPattern } from './filter-pattern.js';
-export { classifyInfraFailure, type InfraFailure, type InfraKind } from './infra-failure.js';
+export {
+  classifyInfraFailure,
+  type InfraFailure,
+  InfraFailureReader,
+  type InfraKind,
+} from './infra-failure.js';
 export { cutOutput, formatCut } from './output-cut.js';
 export { reproduce } from './reproduce-command.js';
 export type { LogExcerpt } from './select-lines.js';

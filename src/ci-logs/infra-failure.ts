@@ -65,12 +65,13 @@ export async function classifyInfraFailure(
   source: LogSource,
   options: InfraOptions = {},
 ): Promise<InfraFailure | null> {
-  const reader = new InfraReader();
+  const reader = new InfraFailureReader();
   await readLog(source, reader);
   return reader.verdict(options.annotations ?? []);
 }
 
-class InfraReader implements LineHandler {
+/** The classifier as a reader of a pass over the log another reader makes too (excerptLog's `alsoRead`). */
+export class InfraFailureReader implements LineHandler {
   private system: CiSystem = 'generic';
   private current = newStep(null, true);
   /** The last step that failed, and the last step that ran a command (when none is marked failed). */
@@ -129,7 +130,15 @@ class InfraReader implements LineHandler {
     if (step.run && step.lines.length > 0) this.lastRun = step;
   }
 
-  verdict(annotations: readonly string[]): InfraFailure | null {
+  /**
+   * True once a step of the log is marked failed. A failed job whose log shows no failed step
+   * (cut short, or missing) is where the job's annotations say what happened to its runner.
+   */
+  get sawFailedStep(): boolean {
+    return this.lastFailed !== null || this.current.failed;
+  }
+
+  verdict(annotations: readonly string[] = []): InfraFailure | null {
     this.endStep();
     const runner = this.runnerVerdict(annotations);
     if (runner !== undefined) return runner;

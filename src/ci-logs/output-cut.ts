@@ -5,8 +5,9 @@ import { type FailureBlock, type OutputLine, readOutput } from './output-blocks.
  * A command's output cut to a budget, failures first and noise last (docs/ci-logs.md,
  * "Cutting a command's output"). In order, while they fit: the first failure block of each
  * kind (a failing test, an error), whole; the runner's summaries; the later blocks, each
- * whole or not at all; the other lines from the end back; noise from the end back. A block
- * is never split, except a first one larger than the whole budget, which keeps its start.
+ * whole or not at all; the other lines from the end back; noise from the end back, once
+ * every failure is in. A block is never split, except a first one larger than the whole
+ * budget, which keeps its start.
  */
 interface CutOptions {
   maxCharacters: number;
@@ -32,15 +33,20 @@ export function cutOutput(text: string, options: CutOptions): OutputCut {
   const budget = new Budget(lines, options.maxCharacters, options.maxLines ?? Number.POSITIVE_INFINITY);
   if (budget.takeAll(lines.map((_, index) => index))) return budget.result(totalLines);
   const firsts = firstOfEachKind(blocks);
+  let everyBlock = true;
   for (const block of firsts) {
-    if (!budget.takeAll(range(block)) && block === blocks[0]) budget.takeWhileFits(range(block));
+    if (budget.takeAll(range(block))) continue;
+    everyBlock = false;
+    if (block === blocks[0]) budget.takeWhileFits(range(block));
   }
   budget.takeWhileFits(indexesOf(lines, 'summary').reverse());
   for (const block of blocks) {
-    if (!firsts.includes(block) && budget.mayHold(block)) budget.takeAll(range(block));
+    if (firsts.includes(block)) continue;
+    if (!budget.mayHold(block) || !budget.takeAll(range(block))) everyBlock = false;
   }
   budget.takeWhileFits(indexesOf(lines, 'plain').reverse());
-  budget.takeWhileFits(indexesOf(lines, 'noise').reverse());
+  // Noise only beside every failure: a line of it is never shown where a failure was left out.
+  if (everyBlock) budget.takeWhileFits(indexesOf(lines, 'noise').reverse());
   return budget.result(totalLines);
 }
 

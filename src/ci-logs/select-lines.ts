@@ -1,6 +1,17 @@
 import { type CandidateStore, PASSED_STEP_FACTOR, RUNNER_STEP_FACTOR } from './candidate-store.js';
-import { ChosenLines, EVIDENCE_SCORE, fill, type Ranked, type StepEnd } from './chosen-lines.js';
+import {
+  ChosenLines,
+  EVIDENCE_SCORE,
+  fill,
+  keepAll,
+  knownLines,
+  type Ranked,
+  type StepEnd,
+  tailLines,
+} from './chosen-lines.js';
 import type { CiSystem } from './ci-format.js';
+import { firstFailureBlocks } from './first-failures.js';
+import { isKnownNoise } from './noise-lines.js';
 
 export type { StepEnd } from './chosen-lines.js';
 
@@ -63,11 +74,11 @@ export function newStep(
 /** Lines scoring below this are not worth a reader's time, even with budget to spare. */
 const MIN_SCORE = 12;
 const MIN_CONTEXT_LINES = 20;
+/** A failing test named next to its verdict (see line-kinds.ts), in a step that failed. */
+const NAMED_TEST_SCORE = 85;
 /** Once a failing test is named, errors unrelated to any test's verdict are likely logged noise. */
 const UNATTACHED_FACTOR = 0.5;
 const KEPT_WHOLE = new Set(['exit', 'annotation', 'summary', 'test', 'warning']);
-/** The share of the budget kept for the end of the failing step, however much evidence there is. */
-const STEP_END_RESERVE = 0.2;
 
 export interface SelectInput {
   store: CandidateStore;
@@ -84,9 +95,9 @@ export interface SelectInput {
 }
 
 /**
- * The excerpt: the whole log when it fits; else the failing step's header, the evidence by
- * score (with part of the budget held back for the end of the failing step), then the rest
- * of the budget filled (see `fill`).
+ * The excerpt: the whole log when it fits; else what `tail` would keep of the failure (see
+ * `keepTail`), the failing step's header, the evidence from earlier in the log by score, then
+ * the rest of the budget filled (see `fill`).
  */
 export function selectLines(input: SelectInput): LogExcerpt {
   const failing = failingStepOf(input.steps);
@@ -101,10 +112,23 @@ export function selectLines(input: SelectInput): LogExcerpt {
   const whole = wholeLines(input.whole, input.maxCharacters);
   if (whole !== null) return { ...base, lines: whole, truncated: false };
   const chosen = new ChosenLines(input.maxLines, input.maxCharacters);
-  if (failingRecord?.title && failingRecord.number > 0)
+  const tail = tailLines(input);
+  keepAll(chosen, tail.failure, input.maxCharacters);
+  if (failingRecord?.title && failingRecord.number > 0 && !chosen.done)
     chosen.add(failingRecord.number, failingRecord.header ?? failingRecord.title);
   const ranked = rank(input.store, input.steps);
-  const truncated = !chooseEvidence(chosen, ranked, input);
+  // The failing tests named anywhere, the library frames of the tail's traces, the first failure of each kind whole.
+  const named = ranked.filter(
+    ({ candidate, score }) => candidate.kind === 'test' && score >= NAMED_TEST_SCORE,
+  );
+  keepAll(
+    chosen,
+    named.map(({ candidate }) => candidate),
+    input.maxCharacters,
+  );
+  keepAll(chosen, tail.frames, input.maxCharacters);
+  keepAll(chosen, firstFailureBlocks(ranked, knownLines(input)), input.maxCharacters);
+  const truncated = !chooseEvidence(chosen, ranked);
   fill(chosen, ranked, input);
   return { ...base, lines: chosen.inOrder(), truncated };
 }
@@ -131,6 +155,7 @@ function rank(store: CandidateStore, steps: StepRecord[]): Ranked[] {
   );
   const ranked: Ranked[] = [];
   for (const candidate of candidates) {
+    if (isKnownNoise(candidate.text)) continue;
     let score = candidate.weight * factor(candidate.step);
     if (verdicts && !candidate.attached && !KEPT_WHOLE.has(candidate.kind)) score *= UNATTACHED_FACTOR;
     if (score >= MIN_SCORE) ranked.push({ candidate, score });
@@ -141,23 +166,16 @@ function rank(store: CandidateStore, steps: StepRecord[]): Ranked[] {
 }
 
 /**
- * The evidence, best first, with as much context as there is evidence (at least a few lines).
- * However much evidence there is, part of the budget stays for the end of the failing step:
- * what a tail would have kept is not given up for the hundredth similar error above it.
- * False when the budget left evidence out.
+ * The evidence, best first, with as much context as there is evidence (at least a few lines),
+ * in what the tail's failure lines (see `keepTail`) left of the budget. False when the budget
+ * left evidence out.
  */
-function chooseEvidence(chosen: ChosenLines, ranked: Ranked[], input: SelectInput): boolean {
+function chooseEvidence(chosen: ChosenLines, ranked: Ranked[]): boolean {
   let context = Math.max(MIN_CONTEXT_LINES, ranked.filter(({ score }) => score >= EVIDENCE_SCORE).length);
-  const reserve = Math.min(
-    Math.floor(input.maxLines * STEP_END_RESERVE),
-    input.stepEnds[0]?.lines.length ?? 0,
-  );
-  const characters = reserve > 0 ? input.maxCharacters * (1 - STEP_END_RESERVE) : input.maxCharacters;
   for (const { candidate, score } of ranked) {
     if (chosen.has(candidate.number)) continue;
     if (score < EVIDENCE_SCORE && context-- <= 0) return true;
-    if (chosen.size >= input.maxLines - reserve || !chosen.add(candidate.number, candidate.text, characters))
-      return false;
+    if (chosen.done || !chosen.add(candidate.number, candidate.text)) return false;
   }
   return true;
 }

@@ -9,6 +9,8 @@ const { trim } = String.prototype;
 
 /** The end of the failing step is kept in a ring of the budget's size, at most this. */
 const MAX_TAIL_SIZE = 2000;
+/** Context lines a step keeps, whatever the budget. */
+const MIN_CONTEXT_LINES = 300;
 /** How many failed steps keep the end of their output for the excerpt. */
 const MAX_STEP_ENDS = 4;
 /** Systems whose job verdict comes after the runner's cleanup (see ci-format.ts). */
@@ -41,7 +43,8 @@ export class StepEnds {
     this.tailSize = Math.min(MAX_TAIL_SIZE, maxLines);
     // One ring for both uses: every line of a large log passes here, and one push costs less than two.
     this.lines = new LineRing(Math.max(recentLines, this.tailSize));
-    this.maxContextLines = Math.min(MAX_TAIL_SIZE, maxLines);
+    // Never fewer than a few hundred: under a small budget, a late failure's block is still known whole.
+    this.maxContextLines = Math.min(MAX_TAIL_SIZE, Math.max(maxLines, MIN_CONTEXT_LINES));
   }
 
   push(text: string, start: number, end: number, number: number): void {

@@ -98,6 +98,16 @@ export interface CodeHost {
   failedJobs(runId: number): Promise<WorkflowJob[]>;
   /** The plain-text log of one job, as a stream (logs can be hundreds of MB). */
   jobLog(jobId: number): Promise<Readable>;
+  /**
+   * Re-runs the failed jobs of a workflow run (and the jobs that depend on them), as a new attempt
+   * of the same run. Needs the Actions write permission.
+   */
+  rerunFailedJobs(runId: number): Promise<void>;
+  /**
+   * The failure-level annotations of one job (its check run): where GitHub says that the runner
+   * stopped answering, when the job's log is missing or cut short.
+   */
+  jobFailureAnnotations(jobId: number): Promise<string[]>;
   /** A file's text at a ref, or null when it does not exist. */
   fileContent(path: string, ref: string): Promise<string | null>;
 }

@@ -63,8 +63,13 @@ export class CheckRunWriter {
   }
 
   /** A job that could not run: its open check run says why, or, with no conversation, a new one on the commit. */
-  async refuse(checkRun: OpenCheckRun | null, channel: ReportChannel, text: string): Promise<void> {
-    const output: CheckOutput = { title: 'selfdebug could not run', summary: text };
+  async refuse(
+    checkRun: OpenCheckRun | null,
+    channel: ReportChannel,
+    text: string,
+    title = 'selfdebug could not run',
+  ): Promise<void> {
+    const output: CheckOutput = { title, summary: text };
     if (checkRun) await this.completeOpen(checkRun, 'neutral', output);
     else if (channel.kind === 'check-run')
       await this.createCompleted('report the refusal', channel.headSha, 'neutral', output);

@@ -1,7 +1,8 @@
 import { JobCancelledError, JobRefusedError, SelfdebugError } from '../errors/index.js';
 import type { JobView } from '../report/index.js';
-import { setupFailureMarkdown } from '../report/index.js';
+import { renderInfraFailure, setupFailureMarkdown } from '../report/index.js';
 import { EnvironmentSetupError } from '../sandbox/setup-error.js';
+import { NotTheCodeError } from '../triggers/index.js';
 import type { Logger } from '../util/logger.js';
 import type { Delivery } from './execute-delivery.js';
 import type { JobEnding, JobEventSink } from './job-events.js';
@@ -41,6 +42,10 @@ function endingOf(outcome: JobOutcome, requestSha: string | null): JobEnding {
   if ('delivered' in outcome) return { kind: 'delivered', delivery: outcome.delivered };
   const { stopped: error, target } = outcome;
   const headSha = target?.headSha ?? requestSha;
+  if (error instanceof NotTheCodeError) {
+    const { title, message } = renderInfraFailure(error.notice);
+    return { kind: 'refused', message, headSha, title };
+  }
   if (error instanceof JobRefusedError) return { kind: 'refused', message: error.message, headSha };
   if (error instanceof JobCancelledError && target !== null)
     return { kind: 'cancelled', reason: error.message };

@@ -34,7 +34,8 @@ type JobEvent =
  */
 export type JobEnding =
   | { kind: 'delivered'; delivery: Partial<Delivery> }
-  | { kind: 'refused'; message: string; headSha: string | null }
+  /** `title`: the check run's, when the refusal has one of its own (a failure that is not the code's). */
+  | { kind: 'refused'; message: string; headSha: string | null; title?: string }
   | { kind: 'cancelled'; reason: string }
   /** `shown`: the message as the report shows it (a failed setup step as Markdown). */
   | { kind: 'failed'; message: string; shown: string; headSha: string | null };

@@ -157,7 +157,7 @@ export class JobReporter {
       case 'cancelled':
         return this.cancelled(ending.reason);
       case 'refused':
-        return this.refused(ending.message, ending.headSha);
+        return this.refused(ending.message, ending.headSha, ending.title);
       case 'failed':
         return this.refused(`The job failed before it could finish: ${ending.shown}`, ending.headSha);
     }
@@ -201,12 +201,12 @@ export class JobReporter {
   }
 
   /** A job that cannot run as asked: one comment (or check run) saying why. */
-  private async refused(message: string, headSha: string | null): Promise<JobView> {
+  private async refused(message: string, headSha: string | null, title?: string): Promise<JobView> {
     await this.updates.idle();
     const text = this.options.redactor.redact(message);
     const channel = reportChannel({ issueNumber: this.report.reportTo, headSha });
     if (channel.kind === 'comment') await this.comments.refusal(channel.issueNumber, text);
-    await this.checkRuns.refuse(this.report.checkRun, channel, text);
+    await this.checkRuns.refuse(this.report.checkRun, channel, text, title);
     return this.view();
   }
 

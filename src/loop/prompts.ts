@@ -182,12 +182,15 @@ function summarise(history: readonly AttemptRecord[], maxChars: number): string 
   const each = Math.floor(maxChars / shown.length);
   const lines = shown.map((record) => {
     const decision = record.decision
-      ? `\nDecision: ${record.decision.retry ? 'retry' : 'stop'} — ${record.decision.reason}`
+      ? `\nDecision: ${record.decision.retry ? 'retry' : 'stop'} — ${clip(record.decision.reason, each / 8)}`
       : '';
-    const body =
-      `### Attempt ${record.attempt}\nAnalysis: ${record.analysis ?? '(none)'}\n` +
-      `Diff:\n${record.diff || '(no change)'}\nResult: ${describeFailure(record, each / 2)}${decision}`;
-    return clip(body, each);
+    const head = clip(
+      `### Attempt ${record.attempt}\nAnalysis: ${record.analysis ?? '(none)'}\nDiff:\n${record.diff || '(no change)'}`,
+      each / 2,
+    );
+    // The result gets the rest whole: clipping the body from the middle would cut inside its first failure.
+    const result = describeFailure(record, each - head.length - decision.length - 10);
+    return `${head}\nResult: ${result}${decision}`;
   });
   const omitted = history.length - shown.length;
   return (omitted > 0 ? `(${omitted} earlier attempts omitted)\n` : '') + lines.join('\n\n');

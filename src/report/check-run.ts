@@ -5,6 +5,7 @@ import { oneLine, plural } from './format.js';
 import type { JobView } from './job-view.js';
 import { BODY_BUDGET, type BodyPart, CHECK_OUTPUT_LIMIT } from './limits.js';
 import { link, MarkdownWriter, safeUrl } from './markdown.js';
+import { nextSteps } from './next-steps.js';
 import { checkConclusion, describeOutcome } from './outcome.js';
 import type { Redactor } from './redact.js';
 import { sanitizeTitle } from './sanitize.js';
@@ -70,6 +71,10 @@ function summary(view: JobView, md: MarkdownWriter): BodyPart[] {
   const outcome = describeOutcome(finished.outcome);
   const parts: BodyPart[] = [`${outcome.emoji} ${outcome.sentence} **Why:** ${whyLine(view, md)}\n\n`];
   if (view.reflection) parts.push(md.proseSection(view.reflection.summary), '\n\n');
+  // With no conversation (a failed run), the check run is the whole report: it carries the advice too.
+  const steps = view.statusCommentUrl ? [] : nextSteps(view, md);
+  if (steps.length > 0)
+    parts.push(`**What you could try next:**\n\n${steps.map((step) => `- ${step}`).join('\n')}\n\n`);
   const spend = spendFacts(view);
   if (spend) parts.push(`${spend}\n\n`);
   parts.push(links(view));

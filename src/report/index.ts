@@ -17,6 +17,7 @@ export { renderConfigProblemCheckRun } from './config-check-run.js';
 export { environmentLines, setupFailureMarkdown } from './environment-summary.js';
 export { needsFinalComment, renderFinalComment } from './final-comment.js';
 export { formatCost, formatDuration } from './format.js';
+export { renderInfraFailure } from './infra-failure.js';
 export {
   attemptsToPost,
   type JobReport,

@@ -1,6 +1,7 @@
 import type { LoopOutcome } from '../loop/events.js';
 import type { JobView } from './job-view.js';
 import type { MarkdownWriter } from './markdown.js';
+import { isFailedRunJob } from './trigger.js';
 
 /**
  * What a person could try after a job that did not end in a fix: general
@@ -16,6 +17,7 @@ export function nextSteps(view: JobView, md: MarkdownWriter): string[] {
     handle: view.handle,
     retry: md.code(`@${view.handle} retry`),
     config: md.code('.github/selfdebug.yml'),
+    failedRun: isFailedRunJob(view),
   };
   return [...(stepsFor?.(words) ?? []), ...hintsFromRuns(view, md)];
 }
@@ -26,7 +28,13 @@ interface StepWords {
   handle: string;
   retry: string;
   config: string;
+  /** The job answers a failed CI run, which can be re-run where it failed. */
+  failedRun: boolean;
 }
+
+/** A failed run whose failure did not come back in the sandbox: the CI's own re-run tells whether it was the CI's. */
+const RERUN_THE_FAILED_JOBS =
+  'The failure did not reproduce here. Re-run the failed jobs from the run’s page: if they pass, the failure was the CI’s (a runner, the network, a flaky test), not the code’s.';
 
 /** The advice for each outcome that is not a fix; a fix needs none. */
 const STEPS_BY_OUTCOME: Partial<Record<LoopOutcome, (words: StepWords) => string[]>> = {
@@ -55,7 +63,8 @@ const STEPS_BY_OUTCOME: Partial<Record<LoopOutcome, (words: StepWords) => string
     'Run the command several times where it failed; look for order-dependent tests, timing, randomness without a seed, shared state, or the network.',
     `Once it fails reliably, ${retry} can work on it.`,
   ],
-  'cannot-reproduce': ({ md, handle, config }) => [
+  'cannot-reproduce': ({ md, handle, config, failedRun }) => [
+    ...(failedRun ? [RERUN_THE_FAILED_JOBS] : []),
     'The sandbox differs from where it failed: compare environment variables, services, the network (the sandbox has none), the image, and the exact command.',
     `Name the failing command explicitly, e.g. ${md.code(`@${handle} fix \`pytest tests/test_io.py\``)}, or set ${md.code('command')} in ${config}.`,
   ],

@@ -29,3 +29,8 @@ export function isRevisionJob({ trigger }: Triggered): boolean {
 export function isExplainJob({ trigger }: Triggered): boolean {
   return triggers.moduleOf(trigger).loopMode(trigger) === 'explain';
 }
+
+/** A failed CI run (the App's workflow-run job, the Action's run): every such job answers a failure nobody asked about by hand. */
+export function isFailedRunJob({ trigger }: Triggered): boolean {
+  return triggers.moduleOf(trigger).automatic;
+}

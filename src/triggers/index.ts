@@ -14,6 +14,7 @@ export type Trigger = TriggerOf<(typeof BUILTIN_TRIGGERS)[number]>;
 export const triggers = createTriggerRegistry(BUILTIN_TRIGGERS);
 
 export { actionRunBranch, actionRunTask, actionRunTrigger } from './action-run.js';
+export { type InfraFailureNotice, NotTheCodeError, type RerunOutcome } from './infra-failure-run.js';
 export type { ScriptBlock } from './mention.js';
 export type {
   LoopMode,

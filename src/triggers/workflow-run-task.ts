@@ -1,14 +1,16 @@
 import {
   excerptLog,
   formatExcerpt,
+  InfraFailureReader,
   localActionPaths,
   recoverFailingStep,
   reproduce,
 } from '../ci-logs/index.js';
-import type { CodeHost } from '../code-host/code-host.js';
+import type { CodeHost, WorkflowJob } from '../code-host/code-host.js';
 import { type DerivedEnvironment, deriveEnvironment } from '../environment/derive-environment.js';
 import type { ToolchainImageMap } from '../environment/toolchain-images.js';
-import { JobRefusedError } from '../errors/index.js';
+import { GitHubApiError, JobRefusedError } from '../errors/index.js';
+import { NotTheCodeError, rerunOnce } from './infra-failure-run.js';
 import type { PreparedTask, TaskSettings, TriggerRequest } from './trigger-module.js';
 
 const LOG_EXCERPT_CHARS = 12_000;
@@ -16,6 +18,7 @@ const LOG_EXCERPT_CHARS = 12_000;
 /** What the task reads of a failed run's trigger. */
 interface FailedRunTrigger {
   runId: number;
+  runAttempt: number;
   workflowName: string;
   workflowPath: string;
   branch: string;
@@ -30,10 +33,7 @@ export async function workflowRunTask(
   const { trigger } = request;
   const [job] = await host.failedJobs(trigger.runId);
   const step = job?.steps.find((candidate) => candidate.conclusion === 'failure');
-  // Streamed: a job log can be hundreds of megabytes; the excerpt reads it once in bounded memory.
-  const excerpt = job
-    ? await excerptLog(await host.jobLog(job.id), { maxCharacters: LOG_EXCERPT_CHARS })
-    : null;
+  const excerpt = job ? await readJobLog(host, job, trigger) : null;
   const found =
     job && step
       ? await commandFor(request, host, settings, {
@@ -52,6 +52,42 @@ export async function workflowRunTask(
   }
   const description = runDescription(trigger, job?.name, step?.name, excerpt);
   return { task: { description, command, setupCommands: settings.setupCommands }, scripts: [], derived };
+}
+
+/**
+ * The failed job's log excerpt. Streamed: a job log can be hundreds of megabytes, and one pass in
+ * bounded memory both excerpts it and classifies it. A log that shows the infrastructure failed
+ * (a lost runner, a download that timed out, a rate limit, a full disk) ends the job here, before
+ * any sandbox or model: its failed jobs are re-run once, and the report says so. A log that is
+ * missing, or shows no failed step, is read with the job's annotations, where GitHub reports a
+ * runner that stopped answering.
+ */
+async function readJobLog(host: CodeHost, job: WorkflowJob, trigger: FailedRunTrigger) {
+  const infrastructure = new InfraFailureReader();
+  const log = await host.jobLog(job.id).catch((error: unknown) => ({ missing: error }));
+  const excerpt =
+    'missing' in log
+      ? null
+      : await excerptLog(log, { maxCharacters: LOG_EXCERPT_CHARS, alsoRead: [infrastructure] });
+  const failure =
+    infrastructure.verdict() ??
+    (infrastructure.sawFailedStep ? null : infrastructure.verdict(await failureAnnotations(host, job)));
+  if (failure) {
+    const rerun = await rerunOnce(host, trigger);
+    throw new NotTheCodeError({ ...failure, job: job.name, workflowName: trigger.workflowName, rerun });
+  }
+  if ('missing' in log) throw log.missing;
+  return excerpt;
+}
+
+/** A job's failure annotations; none when GitHub cannot list them (they only add to what the log says). */
+async function failureAnnotations(host: CodeHost, job: WorkflowJob): Promise<string[]> {
+  try {
+    return await host.jobFailureAnnotations(job.id);
+  } catch (error) {
+    if (error instanceof GitHubApiError) return [];
+    throw error;
+  }
 }
 
 /** The failing job's environment from its workflow file, and the command: the given one, else the step's script. */

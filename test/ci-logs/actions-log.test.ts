@@ -199,7 +199,10 @@ describe('the budget', () => {
     expect(excerpt.lines.length).toBe(12);
     expect(excerpt.truncated).toBe(true);
     expect(texts(excerpt)).toContain('##[error]Process completed with exit code 1.');
-    expect(texts(excerpt)).toContain('##[group]Run pytest');
+    // The last twelve lines are all failure lines: a tail keeps them, so the excerpt does, and the
+    // step's header gives way (the failing step is still named).
+    expect(texts(excerpt)).toContain('FAILED tests/test_many.py::test_29 - assert False');
+    expect(excerpt.failingStep).toBe('Run pytest');
   });
 
   it('also caps the characters, for a prompt', async () => {

@@ -48,6 +48,10 @@ export class FakeCodeHost implements CodeHost {
   /** The jobs of each workflow run, failed or not. */
   runs = new Map<number, WorkflowJob[]>();
   logs = new Map<number, string>();
+  /** The failure annotations of each job (GitHub keeps them on the job's check run). */
+  annotations = new Map<number, string[]>();
+  /** The runs whose failed jobs were re-run, in order. */
+  readonly reruns: number[] = [];
   reviews = new Map<number, { path: string; line: number | null; body: string }[]>();
   config: unknown = null;
   /** Methods refused with a 403, and the permissions GitHub would name as missing (`checks=write`). */
@@ -195,6 +199,17 @@ export class FakeCodeHost implements CodeHost {
     const log = this.logs.get(jobId);
     if (log === undefined) throw new GitHubNotFoundError(`The fake has no log for job ${jobId}.`);
     return Readable.from([Buffer.from(log, 'utf8')]);
+  }
+
+  async jobFailureAnnotations(jobId: number): Promise<string[]> {
+    this.refuseWithheld('jobFailureAnnotations');
+    return this.annotations.get(jobId) ?? [];
+  }
+
+  async rerunFailedJobs(runId: number): Promise<void> {
+    this.refuseWithheld('rerunFailedJobs');
+    if (!this.runs.has(runId)) throw new GitHubNotFoundError(`The fake has no workflow run ${runId}.`);
+    this.reruns.push(runId);
   }
 
   async fileContent(path: string, ref: string): Promise<string | null> {

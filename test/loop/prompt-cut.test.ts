@@ -138,3 +138,26 @@ describe("the terminal's view of a failed run", () => {
     }
   });
 });
+
+describe('the prompt cut on an error', () => {
+  it('keeps a traceback whole with its exception, drops the download log, and keeps the end', () => {
+    const traceback = [
+      'Traceback (most recent call last):',
+      '  File "/app/stats.py", line 4, in <module>',
+      '    print(mean(values))',
+      '  File "/app/stats.py", line 2, in mean',
+      '    return sum(v) / len(v)',
+      'ZeroDivisionError: division by zero',
+    ];
+    const output = [
+      ...Array.from({ length: 300 }, (_, index) => `Downloading package-${index}-1.0.tar.gz (12 kB)`),
+      ...traceback,
+      ...Array.from({ length: 200 }, (_, index) => `cleanup step ${index} done`),
+    ].join('\n');
+    const cut = excerptOutput(output, 900);
+    expect(cut.length).toBeLessThanOrEqual(900);
+    expect(cut).toContain(`[... 300 lines omitted ...]\n${traceback.join('\n')}\n[...`);
+    expect(cut).toMatch(/cleanup step 199 done$/);
+    expect(cut).not.toContain('Downloading');
+  });
+});

@@ -168,3 +168,17 @@ describe('Go test tables, read as Go reads them', () => {
     expect(findings('split_test.go', source, swapped)[0]?.reason).toMatch(/the case `raw`/);
   });
 });
+
+describe('a Go test table that grows', () => {
+  const text = fixture('env_test.go');
+
+  it('keeps its cases when the table gains a field and a case that uses it', () => {
+    const grown = edit(
+      edit(text, '\t\twantErr bool\n', '\t\twantErr bool\n\t\tsorted  bool\n'),
+      '\t\t{\n\t\t\tin:   []string{"=a", "=b", "foo", "bar"},',
+      '\t\t{\n\t\t\tsorted: true,\n\t\t\tin:     []string{"b=1", "a=2"},\n\t\t\twant:   []string{"a=2", "b=1"},\n\t\t},\n' +
+        '\t\t{\n\t\t\tin:   []string{"=a", "=b", "foo", "bar"},',
+    );
+    expect(findings('src/os/exec/env_test.go', text, grown)).toEqual([]);
+  });
+});

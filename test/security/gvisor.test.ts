@@ -66,6 +66,9 @@ describeWithDocker('gVisor (runsc) for the job containers', () => {
     const fromSetup = await sandbox.exec('cat /opt/setup-proxy /opt/setup-dmesg');
     expect(fromSetup.stdout).toMatch(/^reached\n/);
     expect(fromSetup.stdout).not.toMatch(/gVisor/);
+    // An edit is written by a command in the sandbox with its bytes on stdin: gVisor passes the end of stdin on.
+    await sandbox.writeFile('edited.py', 'print("under gVisor")\n');
+    expect((await sandbox.readFile('edited.py'))?.content.toString()).toBe('print("under gVisor")\n');
   });
 
   it('refuses services with what to do, and leaves nothing behind', async () => {

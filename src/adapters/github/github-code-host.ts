@@ -21,7 +21,7 @@ import { streamJobLog } from './job-log.js';
 import type { GitHubOctokit } from './octokit.js';
 import { toPermission } from './permission.js';
 import { readRepoConfigFile } from './repo-config-file.js';
-import { listRunJobs } from './run-jobs.js';
+import { listFailureAnnotations, listRunJobs } from './run-jobs.js';
 import { postSuggestionReview } from './suggestion-review.js';
 import { useTypedErrors } from './typed-errors-octokit.js';
 
@@ -249,6 +249,15 @@ export class GitHubCodeHost implements ActionCodeHost {
 
   jobLog(jobId: number): Promise<Readable> {
     return streamJobLog(this.octokit, { ...this.repository, jobId, fetch: this.fetch });
+  }
+
+  /** A job is a check run too: its id names both. */
+  jobFailureAnnotations(jobId: number): Promise<string[]> {
+    return listFailureAnnotations(this.octokit, this.repository, jobId);
+  }
+
+  async rerunFailedJobs(runId: number): Promise<void> {
+    await this.octokit.rest.actions.reRunWorkflowFailedJobs({ ...this.repository, run_id: runId });
   }
 
   /** Null for a path that is missing, or that is a directory, submodule or dangling symlink. */

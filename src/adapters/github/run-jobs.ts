@@ -27,3 +27,15 @@ export async function listRunJobs(
     })),
   }));
 }
+
+/** The messages of a job's failure-level annotations (its check run's), where GitHub says a runner was lost. */
+export async function listFailureAnnotations(
+  octokit: GitHubOctokit,
+  repository: { owner: string; repo: string },
+  jobId: number,
+): Promise<string[]> {
+  const { data } = await octokit.rest.checks.listAnnotations({ ...repository, check_run_id: jobId });
+  return data
+    .filter((annotation) => annotation.annotation_level === 'failure')
+    .map((annotation) => annotation.message ?? '');
+}

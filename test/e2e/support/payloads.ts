@@ -84,11 +84,37 @@ export function issueCommentPayload(
   };
 }
 
-/** `workflow_run.completed` with conclusion failure. */
+/** A pull request as a workflow run lists it: its number, head and base (here the same repository's). */
+const pullRequestStub = {
+  id: 1,
+  url: 'https://api.github.com/repos/o/r/pulls/1',
+  head: {
+    ref: 'selfdebug/x',
+    sha: '0'.repeat(40),
+    repo: { id: 1, url: 'https://api.github.com/repos/o/r', name: 'r' },
+  },
+  base: {
+    ref: 'main',
+    sha: '0'.repeat(40),
+    repo: { id: 1, url: 'https://api.github.com/repos/o/r', name: 'r' },
+  },
+};
+
+/** `workflow_run.completed`, with conclusion failure unless `run.conclusion` says otherwise. */
 export function workflowRunPayload(
   repo: PayloadRepository,
   installationId: number,
-  run: { id: number; name: string; path: string; headBranch: string; headSha: string; actor: string },
+  run: {
+    id: number;
+    name: string;
+    path: string;
+    headBranch: string;
+    headSha: string;
+    actor: string;
+    conclusion?: 'success' | 'failure';
+    /** The pull requests whose head the run ran on (GitHub lists those of the same repository). */
+    pullRequests?: number[];
+  },
 ): Json {
   const base = example('workflow_run', 'completed');
   const baseRun = base.workflow_run as Json;
@@ -106,9 +132,9 @@ export function workflowRunPayload(
       head_sha: run.headSha,
       event: 'push',
       status: 'completed',
-      conclusion: 'failure',
+      conclusion: run.conclusion ?? 'failure',
       run_attempt: 1,
-      pull_requests: [],
+      pull_requests: (run.pullRequests ?? []).map((number) => ({ ...pullRequestStub, number })),
       actor: user(run.actor),
       triggering_actor: user(run.actor),
       repository,

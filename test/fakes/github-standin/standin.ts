@@ -16,6 +16,7 @@ import type { World } from './route.js';
 import { actionsRoutes } from './routes-actions.js';
 import { appRoutes } from './routes-app.js';
 import { checkRoutes } from './routes-checks.js';
+import { ciRoutes } from './routes-ci.js';
 import { issueRoutes } from './routes-issues.js';
 import { pullRoutes } from './routes-pulls.js';
 import { repositoryRoutes } from './routes-repos.js';
@@ -77,6 +78,7 @@ const ROUTES = {
   ...issueRoutes,
   ...checkRoutes,
   ...actionsRoutes,
+  ...ciRoutes,
   ...pullRoutes,
   ...reviewRoutes,
 };

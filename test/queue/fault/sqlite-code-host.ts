@@ -26,6 +26,7 @@ CREATE TABLE IF NOT EXISTS check_runs (id INTEGER PRIMARY KEY AUTOINCREMENT, run
 CREATE TABLE IF NOT EXISTS reactions (id INTEGER PRIMARY KEY AUTOINCREMENT, target TEXT NOT NULL, content TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS files (sha TEXT NOT NULL, path TEXT NOT NULL, content TEXT NOT NULL, PRIMARY KEY (sha, path));
 CREATE TABLE IF NOT EXISTS workflow_runs (id INTEGER PRIMARY KEY AUTOINCREMENT);
+CREATE TABLE IF NOT EXISTS reruns (id INTEGER PRIMARY KEY AUTOINCREMENT, run_id INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS workflow_jobs (id INTEGER PRIMARY KEY AUTOINCREMENT, run_id INTEGER NOT NULL,
   job TEXT NOT NULL, log TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS reviews (id INTEGER PRIMARY KEY AUTOINCREMENT, comments TEXT NOT NULL);
@@ -336,6 +337,21 @@ export class SqliteCodeHost implements CodeHost {
       | undefined;
     if (row === undefined) throw new GitHubNotFoundError(`The fake has no log for job ${jobId}.`);
     return Readable.from([Buffer.from(row.log, 'utf8')]);
+  }
+
+  /** Jobs here carry no annotations: their logs say everything the fault tests need. */
+  async jobFailureAnnotations(jobId: number): Promise<string[]> {
+    this.refuseWithheld('jobFailureAnnotations');
+    if (this.db.prepare('SELECT 1 FROM workflow_jobs WHERE id = ?').get(jobId) === undefined)
+      throw new GitHubNotFoundError(`The fake has no job ${jobId}.`);
+    return [];
+  }
+
+  async rerunFailedJobs(runId: number): Promise<void> {
+    this.refuseWithheld('rerunFailedJobs');
+    if (this.db.prepare('SELECT 1 FROM workflow_runs WHERE id = ?').get(runId) === undefined)
+      throw new GitHubNotFoundError(`The fake has no workflow run ${runId}.`);
+    this.db.prepare('INSERT INTO reruns (run_id) VALUES (?)').run(runId);
   }
 
   async fileContent(path: string, ref: string): Promise<string | null> {
