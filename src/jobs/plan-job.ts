@@ -26,8 +26,6 @@ interface JobPlan extends JobFix {
   settings: JobSettings;
   target: JobTarget;
   prepared: PreparedTask;
-  /** Removed however the job ends, even while it is still being made. */
-  checkout: Promise<Workspace>;
   /** The CI secrets warning the check run carries, read from the checkout (never rejects). */
   ciSecrets: Promise<string | null>;
 }
@@ -40,8 +38,15 @@ interface JobPlan extends JobFix {
  */
 export type PlannedJob =
   | { kind: 'invalid-config'; jobId: string; reportTarget: ReportTarget; message: string }
-  | { kind: 'planned'; reporting: JobReporterOptions; plan: JobPlan }
-  | { kind: 'stopped'; reporting: JobReporterOptions; outcome: JobOutcome };
+  | ({ kind: 'planned'; plan: JobPlan } & JobOpened)
+  | ({ kind: 'stopped'; outcome: JobOutcome } & JobOpened);
+
+/** What a job that got past its configuration has, however planning ended. */
+interface JobOpened {
+  reporting: JobReporterOptions;
+  /** The clone once started: removed however the job ends, even while it is still being made. */
+  checkout: Promise<Workspace> | null;
+}
 
 /** Reads what the job needs (configuration, target, task) and plans it; writes nothing. */
 export async function planJob(
@@ -56,6 +61,7 @@ export async function planJob(
   const job = await openJob({ request, host, dependencies, reportTarget }, config.config);
   const { settings, reporting } = job;
   let target: JobTarget | null = null;
+  let checkout: Promise<Workspace> | null = null;
   try {
     target = await resolveTarget(request, host, reportTarget.issueNumber);
     const { command, setup } = settings.repo;
@@ -64,13 +70,13 @@ export async function planJob(
       setup,
       toolchainImages: settings.sandbox.toolchainImages,
     });
-    const checkout = startCheckout(job, target, prepared);
+    checkout = startCheckout(job, target, prepared);
     const fix = planJobFix(job, target, prepared, checkout);
     const { redactor, logger } = reporting;
     const check = { request, firstJobOn: dependencies.firstJobOn, redactor, logger };
     const ciSecrets = checkout.then((workspace) => ciSecretsNotice(check, workspace.dir)).catch(() => null);
-    return { kind: 'planned', reporting, plan: { settings, target, prepared, checkout, ciSecrets, ...fix } };
+    return { kind: 'planned', reporting, checkout, plan: { settings, target, prepared, ciSecrets, ...fix } };
   } catch (error) {
-    return { kind: 'stopped', reporting, outcome: { stopped: error, target } };
+    return { kind: 'stopped', reporting, checkout, outcome: { stopped: error, target } };
   }
 }

@@ -57,8 +57,7 @@ export async function runJob(
     if (notice !== null) await report({ type: 'notice', markdown: notice });
     return await closeJob(outcome, report, planned.reporting);
   } finally {
-    if (planned.kind === 'planned')
-      await (await planned.plan.checkout.catch(() => null))?.dispose().catch(() => {});
+    await (await planned.checkout?.catch(() => null))?.dispose().catch(() => {});
   }
 }
 
