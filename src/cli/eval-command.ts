@@ -152,7 +152,7 @@ function evalSettings(options: EvalOptions, env: Environment): RunSettings {
 }
 
 interface Models {
-  modelFor: (task: EvalTask) => LanguageModel;
+  modelFor: (task: EvalTask, sample: number) => LanguageModel;
   modelName: string;
 }
 
@@ -160,7 +160,10 @@ async function models(options: EvalOptions, config: ModelConfig): Promise<Models
   const scripted = options.scripted;
   if (scripted !== undefined) {
     // A fresh one per task and mode: each counts its own attempts.
-    return { modelFor: (task) => scriptedModel(scripted, task), modelName: `scripted-${scripted}` };
+    return {
+      modelFor: (task, sample) => scriptedModel(scripted, task, sample),
+      modelName: `scripted-${scripted}`,
+    };
   }
   // Loaded on demand (in compose): scripted runs never load the OpenAI SDK. One client for every task,
   // so what it learns about the server (structured output, tools, context length) is probed once.

@@ -1,25 +1,36 @@
 import type { ModeResult, ResultsFile } from './results-file.js';
 
 /**
- * The results as Markdown: one row per task with the loop's and the one-shot
- * baseline's fixed / attempts / tokens / cost / time, a totals row, and the
- * two fix rates side by side, which is the number the eval exists for.
+ * The results as Markdown: one row per task with the loop's, the one-shot
+ * baseline's and one-shot's at the loop's tokens (sampled until it spent
+ * them) fixed / attempts / tokens / cost / time, a totals row, and the fix
+ * rates side by side, which is the number the eval exists for.
  */
 export function renderTable(results: ResultsFile): string {
   const { run, tasks } = results;
   const baseline = run.baseline;
-  const header = ['task', 'lang', ...modeHeader('loop'), ...(baseline ? modeHeader('one-shot') : [])];
+  const header = [
+    'task',
+    'lang',
+    ...modeHeader('loop'),
+    ...(baseline ? [...modeHeader('one-shot'), ...modeHeader(EQUAL, 'samples')] : []),
+  ];
   const rows = tasks.map((task) => [
     task.name,
     task.language,
     ...modeCells(task.loop),
-    ...(baseline ? modeCells(task.oneShot) : []),
+    ...(baseline ? [...modeCells(task.oneShot), ...modeCells(task.oneShotEqualBudget)] : []),
   ]);
   const totals = [
     '**total**',
     '',
     ...totalCells(tasks.map((task) => task.loop)),
-    ...(baseline ? totalCells(tasks.map((task) => task.oneShot)) : []),
+    ...(baseline
+      ? [
+          ...totalCells(tasks.map((task) => task.oneShot)),
+          ...totalCells(tasks.map((task) => task.oneShotEqualBudget)),
+        ]
+      : []),
   ];
   return [
     `# selfdebug eval: ${run.suite}`,
@@ -43,13 +54,20 @@ function summary(results: ResultsFile): string {
   const loop = results.tasks.filter((task) => task.loop.fixed).length;
   const text = `Fixed: loop ${rate(loop, count)}`;
   if (!results.run.baseline) return text;
+  const versus = (name: string, fixed: number) => {
+    const gain = loop - fixed;
+    return ` vs ${name} ${rate(fixed, count)} (${gain >= 0 ? '+' : ''}${gain} for the loop)`;
+  };
   const oneShot = results.tasks.filter((task) => task.oneShot?.fixed).length;
-  const gain = loop - oneShot;
-  return `${text} vs one-shot ${rate(oneShot, count)} (${gain >= 0 ? '+' : ''}${gain} for the loop)`;
+  const equal = results.tasks.filter((task) => task.oneShotEqualBudget?.fixed).length;
+  return `${text}${versus('one-shot', oneShot)}${versus(EQUAL, equal)}`;
 }
 
-function modeHeader(mode: string): string[] {
-  return [`${mode} fixed`, 'attempts', 'tokens', 'cost', 'time'];
+/** One-shot sampled until it spent the loop's tokens on the task. */
+const EQUAL = "one-shot at the loop's tokens";
+
+function modeHeader(mode: string, attempts = 'attempts'): string[] {
+  return [`${mode} fixed`, attempts, 'tokens', 'cost', 'time'];
 }
 
 function modeCells(result: ModeResult | undefined): string[] {

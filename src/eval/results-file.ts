@@ -30,6 +30,12 @@ const taskResultSchema = z.object({
   loop: modeResultSchema,
   /** Absent when the run was made with --no-baseline. */
   oneShot: modeResultSchema.optional(),
+  /**
+   * One-shot sampled afresh until a sample passed or the samples spent the
+   * loop's tokens (`attempts` counts the samples). Absent with --no-baseline,
+   * and in results written before it existed.
+   */
+  oneShotEqualBudget: modeResultSchema.optional(),
   finishedAt: z.string(),
 });
 

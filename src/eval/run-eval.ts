@@ -4,6 +4,7 @@ import type { LoopResult } from '../loop/run-loop.js';
 import type { LoopLimits, ModelPrices } from '../loop/task.js';
 import type { LanguageModel } from '../model/language-model.js';
 import type { SandboxProvider } from '../sandbox/sandbox.js';
+import { sampleToBudget } from './equal-budget.js';
 import type { EvalSuite, EvalTask } from './eval-task.js';
 import { oneShotLimits, oneShotModel } from './one-shot.js';
 import {
@@ -19,8 +20,12 @@ import {
 export interface EvalOptions {
   suite: EvalSuite;
   provider: SandboxProvider;
-  /** Called once per task and mode: a shared server model, or a scripted one built from the task. */
-  modelFor: (task: EvalTask) => LanguageModel;
+  /**
+   * Called once per task and mode, and per one-shot sample: a shared server
+   * model, or a scripted one built from the task. `sample` numbers the calls
+   * of one task: 0 for the loop, 1, 2… for one-shot's samples.
+   */
+  modelFor: (task: EvalTask, sample: number) => LanguageModel;
   /** The loop's limits; each task's own time limit replaces the command timeout unless `timeoutOverride`. */
   limits: LoopLimits;
   timeoutOverride?: number | undefined;
@@ -131,7 +136,11 @@ function resultsSaver(
   };
 }
 
-/** Both modes of one task, or null when the run was cancelled in the middle (the task reruns next time). */
+/**
+ * The loop, and with `baseline` one-shot once and one-shot sampled to the
+ * loop's tokens (equal-budget.ts), for one task; null when the run was
+ * cancelled in the middle (the task reruns next time).
+ */
 async function runTask(task: EvalTask, options: EvalOptions): Promise<TaskResult | null> {
   const limits: LoopLimits = {
     ...options.limits,
@@ -140,20 +149,27 @@ async function runTask(task: EvalTask, options: EvalOptions): Promise<TaskResult
     // A task whose command passes before any fix is a broken task: one run says so.
     reproduceRuns: 0,
   };
-  const loop = await runMode(task, 'loop', limits, options.modelFor(task), options);
+  const loop = await runMode(task, 'loop', limits, options.modelFor(task, 0), options);
   if (loop === null) return null;
-  let oneShot: ModeResult | undefined;
+  let baselines: Pick<TaskResult, 'oneShot' | 'oneShotEqualBudget'> = {};
   if (options.baseline) {
-    const model = oneShotModel(options.modelFor(task));
-    const result = await runMode(task, 'one-shot', oneShotLimits(limits), model, options);
-    if (result === null) return null;
-    oneShot = result;
+    // Each sample a fresh model, as a new request to a server is: sampled anew.
+    let samples = 0;
+    const sample = () => {
+      const model = oneShotModel(options.modelFor(task, ++samples));
+      return runMode(task, 'one-shot', oneShotLimits(limits), model, options);
+    };
+    const oneShot = await sample();
+    if (oneShot === null) return null;
+    const oneShotEqualBudget = await sampleToBudget(oneShot, loop.spend.totalTokens, sample);
+    if (oneShotEqualBudget === null) return null;
+    baselines = { oneShot, oneShotEqualBudget };
   }
   return {
     name: task.name,
     language: task.language,
     loop,
-    ...(oneShot ? { oneShot } : {}),
+    ...baselines,
     finishedAt: new Date().toISOString(),
   };
 }

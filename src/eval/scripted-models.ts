@@ -7,7 +7,7 @@ import type { EvalTask } from './eval-task.js';
  * eval itself (a suite whose oracle does not score every task is broken) and
  * the loop's advantage over one attempt, in CI where no model is reachable.
  */
-export const SCRIPTED_KINDS = ['oracle', 'do-nothing', 'second-attempt'] as const;
+export const SCRIPTED_KINDS = ['oracle', 'do-nothing', 'second-attempt', 'one-in-three'] as const;
 export type ScriptedKind = (typeof SCRIPTED_KINDS)[number];
 
 /** A file no task has, so writing it applies cleanly and changes nothing that matters. */
@@ -24,13 +24,21 @@ const REFLECTION: Reflection = {
 /**
  * - `oracle` answers every attempt with the known fix;
  * - `do-nothing` writes a note that fixes nothing and then declines to retry;
- * - `second-attempt` writes the note first and the known fix from the second attempt on.
+ * - `second-attempt` writes the note first and the known fix from the second attempt on;
+ * - `one-in-three` answers each attempt with the known fix or the note as a hash of the task, the
+ *   sample and the attempt says, one time in three: a model whose fresh samples differ, as a real
+ *   one's do, reproducibly.
+ *
+ * `sample` numbers the models the eval builds for one task (0 the loop's, 1… one-shot's samples).
  */
-export function scriptedModel(kind: ScriptedKind, task: EvalTask): LanguageModel {
+export function scriptedModel(kind: ScriptedKind, task: EvalTask, sample = 0): LanguageModel {
   return new PolicyModel(`scripted-${kind}`, (request, generateCount) => {
     switch (request.purpose) {
       case 'generate': {
-        const useOracle = kind === 'oracle' || (kind === 'second-attempt' && generateCount >= 2);
+        const useOracle =
+          kind === 'oracle' ||
+          (kind === 'second-attempt' && generateCount >= 2) ||
+          (kind === 'one-in-three' && hash(`${task.name}#${sample}#${generateCount}`) % 3 === 0);
         return useOracle
           ? { analysis: `The known fix of ${task.name}.`, edits: task.oracle }
           : {
@@ -46,6 +54,16 @@ export function scriptedModel(kind: ScriptedKind, task: EvalTask): LanguageModel
         return REFLECTION;
     }
   });
+}
+
+/** FNV-1a: a fixed, well-spread number for a string, the same on every machine. */
+function hash(text: string): number {
+  let value = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) {
+    value ^= text.charCodeAt(index);
+    value = Math.imul(value, 0x01000193) >>> 0;
+  }
+  return value;
 }
 
 type Policy = (request: ModelRequest, generateCount: number) => unknown;

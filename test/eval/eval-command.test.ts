@@ -39,7 +39,9 @@ describe('selfdebug eval: options, resume and results', () => {
     const result = await evalCli([suite, '--scripted', 'second-attempt', ...local, '--out', out]);
     expect(result.exitCode).toBe(0);
     const table = await readFile(join(out, 'results.md'), 'utf8');
-    expect(table).toContain('**Fixed: loop 2/2 (100.0%) vs one-shot 0/2 (0.0%) (+2 for the loop)**');
+    expect(table).toContain(
+      "**Fixed: loop 2/2 (100.0%) vs one-shot 0/2 (0.0%) (+2 for the loop) vs one-shot at the loop's tokens 0/2 (0.0%) (+2 for the loop)**",
+    );
     expect(table).toMatch(
       /\| alpha \| shell \| yes \| 2 \| [\d,]+ \| \$0\.0000 \| [\d.]+ s \| no \(not-fixed\) \| 1 \|/,
     );
