@@ -33,5 +33,5 @@ export {
   type StepQuery,
   type WorkflowFiles,
 } from './workflow-step.js';
-export type { BranchEvent, BranchPush, BranchTrigger } from './workflow-triggers.js';
+export type { BranchEvent, BranchPush } from './workflow-triggers.js';
 export { parseWorkflow, type WorkflowService, type WorkflowStep } from './workflow-yaml.js';
