@@ -1,15 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ACTION_TIMEOUT,
-  failedRun,
-  inputsFor,
-  pushBy,
-  readText,
-  reflection,
-  runSimulated,
-  simulateRunner,
-  useActionWorld,
-} from './harness.js';
+import { ACTION_TIMEOUT, readText, reflection, runSimulated, useActionWorld } from './harness.js';
 
 /** A proposal that changes something but not what fails, so only the budget can end the loop. */
 const missProposal = {
@@ -25,28 +15,22 @@ describe('the GitHub Action with a budget', () => {
   it('runs for a bot listed in trusted-bots, stops when the budget is used up and says so in the summary; the runner sandbox states its risk', {
     timeout: ACTION_TIMEOUT,
   }, async () => {
-    const { standin, repository, token } = await world.repository();
-    const model = await world.model([
-      { json: missProposal, usage: costly },
-      { json: { retry: true, reason: 'Another look at stats.py may find it.' }, usage: costly },
-      { json: reflection, usage: costly },
-    ]);
-    const sha = repository.commits[0]!;
-    const run = failedRun(standin, repository.fullName, sha, { log: 'NameError\n' });
-    const { root, workspace } = await world.checkedOut('selfdebug-action-budget-');
-    const simulated = await simulateRunner(root, standin, {
-      repository: repository.fullName,
-      workspace,
-      ...pushBy('renovate[bot]'),
-      runId: run.id,
-      sha,
-      inputs: inputsFor(model, token, {
+    const { standin, repository, model, simulated } = await world.failedPushRun({
+      completions: [
+        { json: missProposal, usage: costly },
+        { json: { retry: true, reason: 'Another look at stats.py may find it.' }, usage: costly },
+        { json: reflection, usage: costly },
+      ],
+      log: 'NameError\n',
+      by: 'renovate[bot]',
+      prefix: 'selfdebug-action-budget-',
+      inputs: {
         'max-attempts': '5',
         'budget-usd': '0.15',
         'input-price': '1',
         'output-price': '1',
         'trusted-bots': 'dependabot[bot], renovate[bot]',
-      }),
+      },
     });
 
     const { code, log } = await runSimulated(simulated.env);

@@ -7,16 +7,16 @@ import { describeWithDocker, imageWithoutSocat, removeStoreImages, TEST_IMAGE } 
 import {
   ACTION_TIMEOUT,
   FIXED_STATS,
-  failedRun,
-  inputsFor,
   PROJECT,
-  pushBy,
   readText,
   runSimulated,
-  simulateRunner,
   useActionWorld,
   writeFiles,
 } from './harness.js';
+
+/** The runner's tool cache, and the bin folder of a tool actions/setup-* put there. */
+const toolCacheOf = (root: string) => join(root, 'tool-cache');
+const toolBinOf = (root: string) => join(toolCacheOf(root), 'faketool', '1.2.3', 'x64', 'bin');
 
 describeWithDocker('the GitHub Action with sandbox: docker', () => {
   const world = useActionWorld();
@@ -24,36 +24,28 @@ describeWithDocker('the GitHub Action with sandbox: docker', () => {
   it('runs the commands in a container that sees the tool cache read-only and none of the step environment, and opens a pull request', {
     timeout: ACTION_TIMEOUT,
   }, async () => {
-    const { standin, repository, token } = await world.repository();
-    const model = await world.model();
-    const sha = repository.commits[0]!;
-    const run = failedRun(standin, repository.fullName, sha, { log: 'failed\n' });
-    const { root, workspace } = await world.checkedOut('selfdebug-action-docker-');
-    // A toolchain as actions/setup-* leaves it: in the tool cache, its bin folder on the job's PATH.
-    const toolCache = join(root, 'tool-cache');
-    const toolBin = join(toolCache, 'faketool', '1.2.3', 'x64', 'bin');
-    await writeFiles(toolBin, { faketool: '#!/bin/sh\necho "faketool 1.2.3 from the tool cache"\n' });
-    await chmod(join(toolBin, 'faketool'), 0o755);
-    const simulated = await simulateRunner(root, standin, {
-      repository: repository.fullName,
-      workspace,
-      ...pushBy('alice'),
-      runId: run.id,
-      sha,
-      inputs: inputsFor(model, token, {
+    const { standin, repository, token, root, simulated } = await world.failedPushRun({
+      log: 'failed\n',
+      prefix: 'selfdebug-action-docker-',
+      inputs: ({ root }) => ({
         // `env` first: the transcript then shows what the container's environment holds; then the tool
         // from the tool cache, found on PATH, and a write into the tool cache, which must be refused.
-        command: `env; faketool; touch ${toolCache}/written || echo "tool cache: no write"; python3 stats.py`,
+        command: `env; faketool; touch ${toolCacheOf(root)}/written || echo "tool cache: no write"; python3 stats.py`,
         sandbox: 'docker',
         image: TEST_IMAGE,
       }),
-      extra: {
-        PATH: `${toolBin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
-        RUNNER_TOOL_CACHE: toolCache,
+      extra: ({ root, token }) => ({
+        PATH: `${toolBinOf(root)}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+        RUNNER_TOOL_CACHE: toolCacheOf(root),
         GITHUB_TOKEN: token,
         OPENAI_API_KEY: 'test-key',
-      },
+      }),
     });
+    // A toolchain as actions/setup-* leaves it: in the tool cache, its bin folder on the job's PATH.
+    const toolCache = toolCacheOf(root);
+    const toolBin = toolBinOf(root);
+    await writeFiles(toolBin, { faketool: '#!/bin/sh\necho "faketool 1.2.3 from the tool cache"\n' });
+    await chmod(join(toolBin, 'faketool'), 0o755);
 
     const { code, log } = await runSimulated(simulated.env);
 
@@ -78,21 +70,17 @@ describeWithDocker('the GitHub Action with sandbox: docker', () => {
     const jobImage = `selfdebug-test-nosocat:${randomUUID().slice(0, 8)}`;
     await imageWithoutSocat(jobImage);
     const files = { ...PROJECT, '.github/selfdebug.yml': 'setup:\n  - "! command -v socat"\n' };
-    const { standin, repository, token } = await world.repository([files]);
-    const model = await world.model();
-    const sha = repository.commits[0]!;
-    const run = failedRun(standin, repository.fullName, sha);
-    const { root, workspace } = await world.checkedOut('selfdebug-action-nosocat-', files);
-    const cacheDir = join(root, 'environment-cache');
-    const simulated = await simulateRunner(root, standin, {
-      repository: repository.fullName,
-      workspace,
-      ...pushBy('alice'),
-      runId: run.id,
-      sha,
-      inputs: inputsFor(model, token, { command: 'python3 stats.py', sandbox: 'docker', image: jobImage }),
-      extra: { SELFDEBUG_SANDBOX_IMAGE: TEST_IMAGE, SELFDEBUG_ENVIRONMENT_CACHE_DIR: cacheDir },
+    const { standin, repository, root, simulated } = await world.failedPushRun({
+      commits: [files],
+      prefix: 'selfdebug-action-nosocat-',
+      files,
+      inputs: { command: 'python3 stats.py', sandbox: 'docker', image: jobImage },
+      extra: ({ root }) => ({
+        SELFDEBUG_SANDBOX_IMAGE: TEST_IMAGE,
+        SELFDEBUG_ENVIRONMENT_CACHE_DIR: join(root, 'environment-cache'),
+      }),
     });
+    const cacheDir = join(root, 'environment-cache');
 
     try {
       const { code, log } = await runSimulated(simulated.env);

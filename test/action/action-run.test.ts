@@ -14,7 +14,6 @@ import {
   openPull,
   PROJECT,
   pullRequestRun,
-  pushBy,
   readText,
   reflection,
   reviewsOn,
@@ -31,19 +30,7 @@ describe('the GitHub Action in a simulated runner', () => {
   it('debugs the failed step of a push run and opens a pull request from a selfdebug/ branch', {
     timeout: ACTION_TIMEOUT,
   }, async () => {
-    const { standin, repository, token } = await world.repository();
-    const model = await world.model();
-    const sha = repository.commits[0]!;
-    const run = failedRun(standin, repository.fullName, sha);
-    const { root, workspace } = await world.checkedOut();
-    const simulated = await simulateRunner(root, standin, {
-      repository: repository.fullName,
-      workspace,
-      ...pushBy('alice'),
-      runId: run.id,
-      sha,
-      inputs: inputsFor(model, token),
-    });
+    const { standin, repository, token, run, workspace, simulated } = await world.failedPushRun();
 
     const { code, log } = await runSimulated(simulated.env);
 
@@ -84,22 +71,12 @@ describe('the GitHub Action in a simulated runner', () => {
   it('leaves out of the pull request a file the copy-back refuses (a credential file), with a warning', {
     timeout: ACTION_TIMEOUT,
   }, async () => {
-    const { standin, repository, token } = await world.repository();
     const storeLogin = { path: '.git-credentials', search: '', replace: 'https://user:pw@host.example\n' };
-    const model = await world.model([
-      { json: { ...fixProposal, edits: [...fixProposal.edits, storeLogin] } },
-      { json: reflection },
-    ]);
-    const sha = repository.commits[0]!;
-    const run = failedRun(standin, repository.fullName, sha);
-    const { root, workspace } = await world.checkedOut();
-    const simulated = await simulateRunner(root, standin, {
-      repository: repository.fullName,
-      workspace,
-      ...pushBy('alice'),
-      runId: run.id,
-      sha,
-      inputs: inputsFor(model, token),
+    const { standin, repository, workspace, simulated } = await world.failedPushRun({
+      completions: [
+        { json: { ...fixProposal, edits: [...fixProposal.edits, storeLogin] } },
+        { json: reflection },
+      ],
     });
 
     const { code, log } = await runSimulated(simulated.env);
@@ -119,21 +96,9 @@ describe('the GitHub Action in a simulated runner', () => {
   it('does the same from the bundle alone, copied where no node_modules is', {
     timeout: ACTION_TIMEOUT,
   }, async () => {
-    const { standin, repository, token } = await world.repository();
-    const model = await world.model();
-    const sha = repository.commits[0]!;
-    const run = failedRun(standin, repository.fullName, sha);
-    const { root, workspace } = await world.checkedOut();
+    const { standin, repository, root, workspace, simulated } = await world.failedPushRun();
     const bundle = join(root, 'action');
     await cp(fileURLToPath(new URL('../../dist-action', import.meta.url)), bundle, { recursive: true });
-    const simulated = await simulateRunner(root, standin, {
-      repository: repository.fullName,
-      workspace,
-      ...pushBy('alice'),
-      runId: run.id,
-      sha,
-      inputs: inputsFor(model, token),
-    });
 
     const { stdout } = await execFileAsync(process.execPath, [join(bundle, 'index.js')], {
       cwd: workspace,

@@ -1,16 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  ACTION_TIMEOUT,
-  failedRun,
-  inputsFor,
-  pushBy,
-  readText,
-  runSimulated,
-  simulateRunner,
-  useActionWorld,
-} from './harness.js';
+import { ACTION_TIMEOUT, readText, runSimulated, useActionWorld } from './harness.js';
 
 const SETUP_TOKEN = 'npm-setup-token-7f3a9c2e';
 
@@ -20,23 +11,13 @@ describe("the Action and the runner's SELFDEBUG_SETUP_ENV_FILE", () => {
   it('never writes a setup value to the log, the job summary or the artifact', {
     timeout: ACTION_TIMEOUT,
   }, async () => {
-    const { standin, repository, token } = await world.repository();
-    const model = await world.model();
-    const sha = repository.commits[0]!;
-    const run = failedRun(standin, repository.fullName, sha);
-    const { root, workspace } = await world.checkedOut('selfdebug-action-setup-env-');
-    const envFile = join(root, 'setup.env');
-    await writeFile(envFile, `NPM_TOKEN=${SETUP_TOKEN}\n`);
-    const simulated = await simulateRunner(root, standin, {
-      repository: repository.fullName,
-      workspace,
-      ...pushBy('alice'),
-      runId: run.id,
-      sha,
+    const { standin, repository, root, simulated } = await world.failedPushRun({
+      prefix: 'selfdebug-action-setup-env-',
       // The command prints the value, as a tool that echoes its configuration would.
-      inputs: inputsFor(model, token, { command: `echo "registry token ${SETUP_TOKEN}"; python3 stats.py` }),
-      extra: { SELFDEBUG_SETUP_ENV_FILE: envFile },
+      inputs: { command: `echo "registry token ${SETUP_TOKEN}"; python3 stats.py` },
+      extra: ({ root }) => ({ SELFDEBUG_SETUP_ENV_FILE: join(root, 'setup.env') }),
     });
+    await writeFile(join(root, 'setup.env'), `NPM_TOKEN=${SETUP_TOKEN}\n`);
 
     const { code, log } = await runSimulated(simulated.env);
 

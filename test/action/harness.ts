@@ -4,7 +4,6 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { ProbotOctokit } from 'probot';
 import { afterEach } from 'vitest';
-import { type ActionIO, runAction } from '../../src/action/run-action.js';
 import { installationToken, standinOctokit } from '../fakes/github-standin/clients.js';
 import { GitHubStandin } from '../fakes/github-standin/standin.js';
 import {
@@ -13,6 +12,8 @@ import {
   startFakeOpenAIServer,
 } from '../helpers/fake-openai-server.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
+import { FAILED_STEPS, fixProposal, PROJECT, reflection } from './project.js';
+import { simulateRunner } from './simulated-runner.js';
 
 /**
  * For tests that run the whole action (clone, sandbox, model, delivery): on a
@@ -22,56 +23,16 @@ const execFileAsync = promisify(execFile);
 
 export const ACTION_TIMEOUT = 240_000;
 
-export const BROKEN_STATS =
-  'from numbers_data import load_numbers\n\nvalues = load_numbers()\nprint(f"mean: {statistics.mean(values)}")\n';
-export const NUMBERS_DATA = 'def load_numbers():\n    return [1, 2, 3, 4]\n';
-export const FIXED_STATS = `import statistics\n${BROKEN_STATS}`;
-
-export const WORKFLOW = `name: CI
-on: [push, pull_request]
-jobs:
-  test:
-    runs-on: ubuntu-latest
-    steps:
-      - uses: actions/checkout@v4
-      - run: python3 stats.py
-      - if: failure()
-        uses: selfdebug/selfdebug@v1
-        with:
-          api-key: \${{ secrets.OPENAI_API_KEY }}
-`;
-
-export const fixProposal = {
-  analysis: 'stats.py calls statistics.mean but never imports the statistics module.',
-  edits: [
-    {
-      path: 'stats.py',
-      search: 'from numbers_data import load_numbers\n',
-      replace: 'import statistics\nfrom numbers_data import load_numbers\n',
-    },
-  ],
-};
-export const reflection = {
-  summary: 'Imported the statistics module in stats.py',
-  rootCause: 'statistics.mean was used without importing statistics',
-  changes: 'Added `import statistics` at the top of stats.py',
-  confidence: 'high',
-  risks: [],
-};
-
-export const PROJECT = {
-  'stats.py': BROKEN_STATS,
-  'numbers_data.py': NUMBERS_DATA,
-  '.github/workflows/ci.yml': WORKFLOW,
-};
-
-/** The steps the jobs API lists for the job above when `python3 stats.py` fails: "Set up job" is number 1. */
-export const FAILED_STEPS = [
-  { name: 'Set up job', number: 1, conclusion: 'success' as const },
-  { name: 'Run actions/checkout@v4', number: 2, conclusion: 'success' as const },
-  { name: 'Run python3 stats.py', number: 3, conclusion: 'failure' as const },
-  { name: 'Run selfdebug/selfdebug@v1', number: 4, conclusion: null },
-];
+export {
+  BROKEN_STATS,
+  FIXED_STATS,
+  fixProposal,
+  NUMBERS_DATA,
+  PROJECT,
+  reflection,
+  WORKFLOW,
+} from './project.js';
+export { runSimulated, simulateRunner } from './simulated-runner.js';
 
 /**
  * What a test of the whole action stands on: the stand-in holding
@@ -88,7 +49,7 @@ export function useActionWorld() {
     model = undefined;
     standin = undefined;
   });
-  return {
+  const world = {
     tempDir,
     /** The stand-in with octo-org/app at `commits` (oldest first), its client and an installation token. */
     async repository(commits: Record<string, string>[] = [PROJECT]) {
@@ -110,6 +71,75 @@ export function useActionWorld() {
       return { root, workspace };
     },
   };
+  return { ...world, failedPushRun: (options: FailedPushOptions = {}) => failedPushRun(world, options) };
+}
+
+/** Where a run's inputs and variables may point: its token and the runner's folder. */
+interface RunnerPlaces {
+  token: string;
+  root: string;
+}
+type Given = Record<string, string> | ((places: RunnerPlaces) => Record<string, string>);
+
+/** What differs between the push runs the tests simulate; every field has the common run's value. */
+export interface FailedPushOptions {
+  /** octo-org/app's commits, oldest first; the run failed at the last. */
+  commits?: Record<string, string>[];
+  /** The model's answers (the fix of stats.py, then the reflection). */
+  completions?: FakeCompletion[];
+  /** The failed job's log. */
+  log?: string;
+  /** Who pushed (alice). */
+  by?: string;
+  /** The runner's folder's name and the files checked out in its workspace (PROJECT). */
+  prefix?: string;
+  files?: Record<string, string>;
+  /** Inputs over inputsFor's (the model, the runner sandbox, the token). */
+  inputs?: Given;
+  /** Variables of the step's environment over the runner's. */
+  extra?: Given;
+}
+
+/** The parts of the world a failed push run is made of. */
+interface ActionWorldParts {
+  repository(commits?: Record<string, string>[]): Promise<{
+    standin: GitHubStandin;
+    repository: Awaited<ReturnType<GitHubStandin['createRepository']>>;
+    octokit: ProbotOctokit;
+    token: string;
+  }>;
+  model(completions?: FakeCompletion[]): Promise<FakeOpenAIServer>;
+  checkedOut(prefix?: string, files?: Record<string, string>): Promise<{ root: string; workspace: string }>;
+}
+
+/**
+ * A push to main by alice whose CI run failed at `python3 stats.py`, on a
+ * runner about to start the action: the stand-in, the model, the failed
+ * run, the checked-out workspace and the step's environment.
+ */
+async function failedPushRun(world: ActionWorldParts, options: FailedPushOptions) {
+  const { standin, repository, octokit, token } = await world.repository(options.commits);
+  const model = await world.model(options.completions);
+  const sha = repository.commits.at(-1)!;
+  const run = failedRun(
+    standin,
+    repository.fullName,
+    sha,
+    options.log === undefined ? {} : { log: options.log },
+  );
+  const { root, workspace } = await world.checkedOut(options.prefix, options.files);
+  const given = (value: Given | undefined) =>
+    typeof value === 'function' ? value({ token, root }) : (value ?? {});
+  const simulated = await simulateRunner(root, standin, {
+    repository: repository.fullName,
+    workspace,
+    ...pushBy(options.by ?? 'alice'),
+    runId: run.id,
+    sha,
+    inputs: inputsFor(model, token, given(options.inputs)),
+    extra: given(options.extra),
+  });
+  return { standin, repository, octokit, token, model, sha, run, root, workspace, simulated };
 }
 
 /** A failed run of CI whose job `test` failed at `python3 stats.py` (FAILED_STEPS); a push unless `event`. */
@@ -187,82 +217,6 @@ export async function writeFiles(dir: string, files: Record<string, string>): Pr
     await mkdir(dirname(join(dir, path)), { recursive: true });
     await writeFile(join(dir, path), text);
   }
-}
-
-export interface Simulated {
-  env: Record<string, string>;
-  summaryPath: string;
-  outputPath: string;
-  runnerTemp: string;
-}
-
-/**
- * The environment the runner gives a step: INPUT_* as it names them (hyphens
- * kept), the GITHUB_* context, the event payload in a file, and the stand-in
- * as both the API and the git server.
- */
-export async function simulateRunner(
-  root: string,
-  standin: GitHubStandin,
-  options: {
-    repository: string;
-    workspace: string;
-    eventName: string;
-    event: unknown;
-    runId: number;
-    sha: string;
-    ref: string;
-    inputs: Record<string, string>;
-    extra?: Record<string, string>;
-  },
-): Promise<Simulated> {
-  const runnerTemp = join(root, 'runner-temp');
-  await mkdir(runnerTemp, { recursive: true });
-  const eventPath = join(root, 'event.json');
-  await writeFile(eventPath, JSON.stringify(options.event));
-  const summaryPath = join(root, 'summary.md');
-  const outputPath = join(root, 'output.txt');
-  await writeFile(summaryPath, '');
-  await writeFile(outputPath, '');
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: process.env.HOME ?? root,
-    GITHUB_ACTIONS: 'true',
-    GITHUB_WORKSPACE: options.workspace,
-    GITHUB_REPOSITORY: options.repository,
-    GITHUB_EVENT_NAME: options.eventName,
-    GITHUB_EVENT_PATH: eventPath,
-    GITHUB_RUN_ID: String(options.runId),
-    GITHUB_RUN_ATTEMPT: '1',
-    GITHUB_SHA: options.sha,
-    GITHUB_REF: options.ref,
-    GITHUB_JOB: 'test',
-    GITHUB_WORKFLOW: 'CI',
-    GITHUB_ACTOR: 'alice',
-    GITHUB_SERVER_URL: `http://${standin.host}`,
-    GITHUB_API_URL: standin.apiUrl,
-    GITHUB_STEP_SUMMARY: summaryPath,
-    GITHUB_OUTPUT: outputPath,
-    RUNNER_TEMP: runnerTemp,
-    RUNNER_TOOL_CACHE: join(root, 'tool-cache'),
-    // The stand-in's jobs run on this runner unless a test names another.
-    RUNNER_NAME: 'GitHub Actions 1',
-    // action.yml's defaults, which the runner fills in for inputs not given.
-    INPUT_SANDBOX: 'docker',
-    INPUT_DELIVER: 'pull-request',
-    ...Object.fromEntries(
-      Object.entries(options.inputs).map(([name, value]) => [`INPUT_${name.toUpperCase()}`, value]),
-    ),
-    ...options.extra,
-  };
-  return { env, summaryPath, outputPath, runnerTemp };
-}
-
-export async function runSimulated(env: Record<string, string>): Promise<{ code: number; log: string }> {
-  const lines: string[] = [];
-  const io: ActionIO = { log: (line) => lines.push(line) };
-  const code = await runAction(env, io);
-  return { code, log: lines.join('\n') };
 }
 
 export function readText(path: string): Promise<string> {

@@ -4,18 +4,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'vitest';
-import {
-  ACTION_TIMEOUT,
-  failedRun,
-  inputsFor,
-  PROJECT,
-  pushBy,
-  readText,
-  runSimulated,
-  simulateRunner,
-  useActionWorld,
-  writeFiles,
-} from '../action/harness.js';
+import { ACTION_TIMEOUT, readText, runSimulated, useActionWorld, writeFiles } from '../action/harness.js';
 import { describeWithDocker, TEST_IMAGE } from '../helpers/docker.js';
 import { attackSuite } from './attack-table.js';
 import { leakForms, leakProbe } from './leak-probe.js';
@@ -93,30 +82,29 @@ describeWithDocker('the job token actions/checkout persists in the workspace', (
     'the token actions/checkout persists (extraheader, .npmrc, .git-credentials…) read by setup or the loop',
     'the workspace copy leaves credentials out (CredentialPlan); the host checkout is unchanged',
     async () => {
-      const { standin, repository, token: jobToken } = await world.repository();
-      const model = await world.model();
-      const sha = repository.commits[0]!;
-      const run = failedRun(standin, repository.fullName, sha, { log: 'failed\n' });
       const npmToken = token('npm_');
-      const forms = [...leakForms(jobToken), ...leakForms(npmToken)];
-      const probe = leakProbe(forms, 'statistics.mean');
-      const { root, workspace } = await world.checkedOut('selfdebug-checkout-token-', {
-        ...PROJECT,
-        '.github/selfdebug.yml': `setup:\n  - ${JSON.stringify(probe)}\n`,
-      });
-      const { header } = await checkoutWithPersistedToken(workspace, jobToken, npmToken);
-      const simulated = await simulateRunner(root, standin, {
-        repository: repository.fullName,
+      // The probe looks for every form of both tokens; the job's is the stand-in's, known once it holds the repository.
+      const leaks = (jobToken: string) => {
+        const forms = [...leakForms(jobToken), ...leakForms(npmToken)];
+        return { forms, probe: leakProbe(forms, 'statistics.mean') };
+      };
+      const {
+        standin,
+        token: jobToken,
         workspace,
-        ...pushBy('alice'),
-        runId: run.id,
-        sha,
-        inputs: inputsFor(model, jobToken, {
-          command: `${probe} && python3 stats.py`,
+        simulated,
+      } = await world.failedPushRun({
+        log: 'failed\n',
+        prefix: 'selfdebug-checkout-token-',
+        inputs: ({ token: jobToken }) => ({
+          command: `${leaks(jobToken).probe} && python3 stats.py`,
           sandbox: 'docker',
           image: TEST_IMAGE,
         }),
       });
+      const { forms, probe } = leaks(jobToken);
+      await writeFiles(workspace, { '.github/selfdebug.yml': `setup:\n  - ${JSON.stringify(probe)}\n` });
+      const { header } = await checkoutWithPersistedToken(workspace, jobToken, npmToken);
 
       const { code, log } = await runSimulated(simulated.env);
 

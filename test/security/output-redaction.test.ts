@@ -3,15 +3,11 @@ import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { runFix } from '../../src/cli/fix-command.js';
 import {
-  failedRun,
   fixProposal,
-  inputsFor,
   PROJECT,
-  pushBy,
   readText,
   reflection,
   runSimulated,
-  simulateRunner,
   useActionWorld,
   writeFiles,
 } from '../action/harness.js';
@@ -76,22 +72,15 @@ describe('what the CLI and the Action write out', () => {
     "a command printing the Action's own token and the model key into the job summary and the artifact",
     'the summary and the artifact are rendered through the redactor',
     async () => {
-      const { standin, repository, token } = await world.repository();
-      const model = await world.model();
-      const sha = repository.commits[0]!;
-      const run = failedRun(standin, repository.fullName, sha, { log: 'failed\n' });
-      const { root, workspace } = await world.checkedOut('selfdebug-summary-leak-');
-      const simulated = await simulateRunner(root, standin, {
-        repository: repository.fullName,
-        workspace,
-        ...pushBy('alice'),
-        runId: run.id,
-        sha,
-        inputs: {
-          ...inputsFor(model, token, { 'api-key': API_KEY, deliver: 'none' }),
+      const { token, simulated } = await world.failedPushRun({
+        log: 'failed\n',
+        prefix: 'selfdebug-summary-leak-',
+        inputs: ({ token }) => ({
+          'api-key': API_KEY,
+          deliver: 'none',
           // The token and key reach the command only because this test writes them into it.
           command: `echo "token ${token} key ${API_KEY}" | rev; echo "token ${token}"; python3 stats.py`,
-        },
+        }),
       });
 
       const { code, log } = await runSimulated(simulated.env);

@@ -60,6 +60,8 @@ pull_request:
 tests: flag
 protected_paths: [tests/golden/**]
 allowed_users: [octocat, "@hubot"]
+ci_verdict:
+  wait_minutes: 30
 secret_env: [NPM_TOKEN]
 `;
 
