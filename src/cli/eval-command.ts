@@ -90,6 +90,7 @@ async function evaluate(options: EvalOptions, io: EvalIO, signal: AbortSignal): 
     timeoutOverride: options.timeoutSeconds,
     prices,
     baseline: options.baseline,
+    equalBudget: options.equalBudget,
     concurrency: options.concurrency,
     resultsPath,
     identity: {

@@ -27,6 +27,8 @@ export interface EvalOptions extends SharedValues {
   tasks: string[];
   concurrency: number;
   baseline: boolean;
+  /** One-shot also sampled to the loop's tokens (docs/eval.md#at-equal-cost); only with the baseline. */
+  equalBudget: boolean;
   scripted: ScriptedKind | undefined;
 }
 
@@ -54,6 +56,7 @@ export const EVAL_USAGE = [
   '  --task NAME         Only this task (repeatable)',
   '  --concurrency N     Tasks run at once, each in its own sandbox (default 1)',
   '  --no-baseline       Skip the one-shot baseline',
+  "  --no-equal-budget   Skip one-shot sampled to the loop's tokens (it may cost as much as the loop)",
   `  --scripted KIND     No model server: ${SCRIPTED_KINDS.join(', ')} (built from each task's known fix)`,
   '  --sandbox KIND      docker (default, isolated) or local (unsafe: your user, your network)',
   '  --image IMAGE       The Docker image the tasks run in (SELFDEBUG_SANDBOX_IMAGE)',
@@ -76,6 +79,7 @@ const OPTIONS = {
   task: { type: 'string', multiple: true },
   concurrency: { type: 'string' },
   'no-baseline': { type: 'boolean' },
+  'no-equal-budget': { type: 'boolean' },
   scripted: { type: 'string' },
 } as const satisfies Record<string, OptionSpec>;
 
@@ -110,6 +114,7 @@ export function parseEvalOptions(argv: readonly string[]): EvalRequest {
       tasks: parsed.list('task'),
       concurrency: wholeNumber('--concurrency', parsed.text('concurrency'), concurrencyRange, refuse) ?? 1,
       baseline: !parsed.flag('no-baseline'),
+      equalBudget: !parsed.flag('no-equal-budget'),
       scripted,
       sandbox,
       ...shared,

@@ -9,28 +9,28 @@ import type { ModeResult, ResultsFile } from './results-file.js';
 export function renderTable(results: ResultsFile): string {
   const { run, tasks } = results;
   const baseline = run.baseline;
+  // Results of --no-equal-budget (or from before it existed) have no third baseline to show.
+  const equal = baseline && tasks.some((task) => task.oneShotEqualBudget !== undefined);
   const header = [
     'task',
     'lang',
     ...modeHeader('loop'),
-    ...(baseline ? [...modeHeader('one-shot'), ...modeHeader(EQUAL, 'samples')] : []),
+    ...(baseline ? modeHeader('one-shot') : []),
+    ...(equal ? modeHeader(EQUAL, 'samples') : []),
   ];
   const rows = tasks.map((task) => [
     task.name,
     task.language,
     ...modeCells(task.loop),
-    ...(baseline ? [...modeCells(task.oneShot), ...modeCells(task.oneShotEqualBudget)] : []),
+    ...(baseline ? modeCells(task.oneShot) : []),
+    ...(equal ? modeCells(task.oneShotEqualBudget) : []),
   ]);
   const totals = [
     '**total**',
     '',
     ...totalCells(tasks.map((task) => task.loop)),
-    ...(baseline
-      ? [
-          ...totalCells(tasks.map((task) => task.oneShot)),
-          ...totalCells(tasks.map((task) => task.oneShotEqualBudget)),
-        ]
-      : []),
+    ...(baseline ? totalCells(tasks.map((task) => task.oneShot)) : []),
+    ...(equal ? totalCells(tasks.map((task) => task.oneShotEqualBudget)) : []),
   ];
   return [
     `# selfdebug eval: ${run.suite}`,
@@ -60,7 +60,8 @@ function summary(results: ResultsFile): string {
   };
   const oneShot = results.tasks.filter((task) => task.oneShot?.fixed).length;
   const equal = results.tasks.filter((task) => task.oneShotEqualBudget?.fixed).length;
-  return `${text}${versus('one-shot', oneShot)}${versus(EQUAL, equal)}`;
+  const shown = results.tasks.some((task) => task.oneShotEqualBudget !== undefined);
+  return `${text}${versus('one-shot', oneShot)}${shown ? versus(EQUAL, equal) : ''}`;
 }
 
 /** One-shot sampled until it spent the loop's tokens on the task. */

@@ -32,6 +32,8 @@ export interface EvalOptions {
   prices: ModelPrices;
   /** Also run the one-shot baseline for each task. */
   baseline: boolean;
+  /** With the baseline, also sample one-shot to the loop's tokens (equal-budget.ts); default true. */
+  equalBudget?: boolean;
   concurrency: number;
   resultsPath: string;
   identity: RunIdentity;
@@ -161,9 +163,12 @@ async function runTask(task: EvalTask, options: EvalOptions): Promise<TaskResult
     };
     const oneShot = await sample();
     if (oneShot === null) return null;
-    const oneShotEqualBudget = await sampleToBudget(oneShot, loop.spend.totalTokens, sample);
-    if (oneShotEqualBudget === null) return null;
-    baselines = { oneShot, oneShotEqualBudget };
+    baselines = { oneShot };
+    if (options.equalBudget !== false) {
+      const oneShotEqualBudget = await sampleToBudget(oneShot, loop.spend.totalTokens, sample);
+      if (oneShotEqualBudget === null) return null;
+      baselines = { oneShot, oneShotEqualBudget };
+    }
   }
   return {
     name: task.name,

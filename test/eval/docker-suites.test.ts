@@ -23,6 +23,8 @@ describeWithDocker('selfdebug eval in the docker sandbox', () => {
         ownTasksDir,
         '--scripted',
         'second-attempt',
+        // Sampling to the loop's tokens is checked locally (equal-budget.test.ts); here it would only add containers.
+        '--no-equal-budget',
         ...docker,
         '--out',
         out,
@@ -56,6 +58,8 @@ describeWithDocker('selfdebug eval in the docker sandbox', () => {
         quixbugsDir,
         '--scripted',
         'second-attempt',
+        // Sampling to the loop's tokens is checked locally (equal-budget.test.ts); here it would only add containers.
+        '--no-equal-budget',
         ...docker,
         ...tasks,
         '--out',

@@ -190,3 +190,31 @@ describe('selfdebug eval at equal tokens', () => {
     expect(table).toContain("| one-shot at the loop's tokens fixed | samples | tokens | cost | time |");
   });
 });
+
+describe('selfdebug eval --no-equal-budget', () => {
+  const tempDir = useTempDirs();
+
+  it('runs one-shot once and leaves the third baseline out of the results and the table', async () => {
+    const suite = await tinySuite(await tempDir());
+    const out = await tempDir();
+    const args = [
+      suite,
+      '--scripted',
+      'second-attempt',
+      '--sandbox',
+      'local',
+      '--out',
+      out,
+      '--no-equal-budget',
+    ];
+    const result = await evalCli(args);
+    expect(result.exitCode).toBe(0);
+    const table = await readFile(join(out, 'results.md'), 'utf8');
+    expect(table).toContain('**Fixed: loop 3/3 (100.0%) vs one-shot 0/3 (0.0%) (+3 for the loop)**');
+    expect(table).not.toContain("loop's tokens");
+    const results = JSON.parse(await readFile(join(out, 'results.json'), 'utf8'));
+    expect(
+      results.tasks.every((task: { oneShotEqualBudget?: unknown }) => task.oneShotEqualBudget === undefined),
+    ).toBe(true);
+  });
+});
