@@ -1,7 +1,7 @@
 import type { ModeResult } from './results-file.js';
 
 /** A bound on samples, so a model that reports no tokens cannot keep the eval sampling forever. */
-export const MAX_SAMPLES = 100;
+const MAX_SAMPLES = 100;
 
 /**
  * One-shot at the loop's cost: fresh one-shot samples, each verified by the
