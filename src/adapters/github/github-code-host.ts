@@ -279,12 +279,8 @@ export class GitHubCodeHost implements ActionCodeHost {
   }
 
   private async openPulls(owner: string, branch: string) {
-    const { data } = await this.octokit.rest.pulls.list({
-      ...this.repository,
-      state: 'open',
-      head: `${owner}:${branch}`,
-    });
-    return data;
+    const head = `${owner}:${branch}`;
+    return (await this.octokit.rest.pulls.list({ ...this.repository, state: 'open', head })).data;
   }
 
   async pullRequestFiles(pullNumber: number): Promise<PullRequestFile[]> {
