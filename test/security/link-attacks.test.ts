@@ -17,6 +17,9 @@ const DOCKER_TIMEOUT = 120_000;
 const SECRET = 'root-only-secret-5f0c1e';
 
 /** Runs `script` in the sandbox's container as root, as setup or the image could have left files. */
+/** A folder's entries, one per line, sorted, as `ls -A` prints them. */
+const list = (folder: string): string => `find ${folder} -mindepth 1 -maxdepth 1 -printf '%f\\n' | sort`;
+
 async function asRoot(sandbox: Sandbox, script: string): Promise<void> {
   const exec = await docker.getContainer(sandbox.id).exec({ Cmd: ['sh', '-c', script], User: '0' });
   const stream = await exec.start({});
@@ -127,11 +130,12 @@ describeWithDocker('link attacks', () => {
           problem: 'permission-denied',
         });
       }
-      const left = await sandbox.exec('ls -A drop/locked; cat drop/locked/settings.py');
+      // Listed with find, not ls or stat: the gVisor Debian ships answers coreutils' statx with EINVAL.
+      const left = await sandbox.exec(`${list('drop/locked')}; cat drop/locked/settings.py`);
       expect(left.stdout).toBe('settings.py\nVALUE = 1\n');
       // Where the sandbox user may write, the file is its own, with the mode asked for and no leftovers.
       await sandbox.writeFile('drop/new.py', 'print(4)\n', 0o4755);
-      const made = await sandbox.exec('stat -c "%u %a" drop/new.py; ls -A drop');
+      const made = await sandbox.exec(`find drop/new.py -printf '%U %m\\n'; ${list('drop')}`);
       expect(made.stdout).toBe('1000 755\nhard\nlocked\nnew.py\nsecret\n');
     },
     DOCKER_TIMEOUT,
