@@ -50,16 +50,15 @@ export function sandboxContract(subject: ContractSubject): void {
       const { sandbox } = await openWith();
       const ok = await sandbox.exec('true');
       expect(ok).toMatchObject({ exitCode: 0, end: 'exited', reason: null, truncated: false });
-      // Each line waits at a gate the test opens once the line before has reached the port: the order is
+      // Each line waits at a gate the test opens once it has seen the line before written: the order is
       // the test's, not the scheduler's, and no sleep guesses how long the engine takes to pass a line on.
-      const output = streamed();
       const running = sandbox.exec(
-        `echo out1; ${waitAt('.gate-1')}; echo err1 >&2; ${waitAt('.gate-2')}; echo out2; exit 3`,
-        { onOutput: output.onOutput },
+        `echo out1; touch .wrote-1; ${waitAt('.gate-1')}; echo err1 >&2; touch .wrote-2; ${waitAt('.gate-2')}; ` +
+          'echo out2; exit 3',
       );
-      await output.reached('out1\n');
+      await seen(sandbox, '.wrote-1');
       await openGate(sandbox, '.gate-1');
-      await output.reached('out1\nerr1\n');
+      await seen(sandbox, '.wrote-2');
       await openGate(sandbox, '.gate-2');
       const failed = await running;
       expect(failed.exitCode).toBe(3);
@@ -148,14 +147,11 @@ export function sandboxContract(subject: ContractSubject): void {
 
     it('caps output, keeping head and tail and marking the cut', async () => {
       const { sandbox } = await openWith();
-      // stderr's line waits until stdout's last line has reached the port (not only left the command: the
-      // engine copies the two streams apart, so a loaded machine may pass stdout's end on later).
-      const output = streamed();
-      const running = sandbox.exec(`seq 1 200000; ${waitAt('.gate')}; echo done >&2`, {
+      // stderr's line waits until the test has seen stdout's last written, so it is the last to arrive.
+      const running = sandbox.exec(`seq 1 200000; touch .wrote; ${waitAt('.gate')}; echo done >&2`, {
         maxOutputBytes: 4096,
-        onOutput: output.onOutput,
       });
-      await output.reached('\n200000\n');
+      await seen(sandbox, '.wrote');
       await openGate(sandbox, '.gate');
       const result = await running;
       expect(result.exitCode).toBe(0);
@@ -356,23 +352,6 @@ export function sandboxContract(subject: ContractSubject): void {
 /** Resolves once a command has left its `.running` mark in the workspace. */
 function seenRunning(sandbox: Sandbox): Promise<void> {
   return seen(sandbox, '.running');
-}
-
-/**
- * The output a command has streamed to the port so far (its last bytes): `reached(end)` resolves once
- * it ends with `end`, which proves the engine passed those bytes on, not only that the command wrote them.
- */
-function streamed(): { onOutput: (chunk: Buffer) => void; reached: (end: string) => Promise<void> } {
-  let tail = '';
-  return {
-    onOutput: (chunk) => {
-      tail = (tail + chunk.toString()).slice(-256);
-    },
-    reached: (end) =>
-      vi
-        .waitFor(() => expect(tail.endsWith(end)).toBe(true), { timeout: 60_000, interval: 20 })
-        .then(() => {}),
-  };
 }
 
 /** Resolves once a command has left the file `mark` in the workspace. */
