@@ -372,7 +372,9 @@ function waitAt(gate: string): string {
 
 /** Lets a command waiting at `gate` (waitAt) go on. */
 async function openGate(sandbox: Sandbox, gate: string): Promise<void> {
-  await sandbox.writeFile(gate, 'go\n');
+  // The gate is the test's own device, written while a command runs (the product never writes then); a
+  // write there can rarely end without a word, so it is tried until it lands.
+  await vi.waitFor(() => sandbox.writeFile(gate, 'go\n'), { timeout: 60_000, interval: 50 });
 }
 
 /** A duration is reported, never negative; how long is the machine's business, not the contract's. */
