@@ -24,7 +24,7 @@ const ELIDED = /^\.\.\.(?:additional frames elided|\d+ frames elided)\.\.\.$/;
 const MAX_HEAD_LINES = 40;
 /** The most of one panic kept whole: the runtime prints at most 100 frames of two lines each. */
 const MAX_BLOCK_LINES = 220;
-/** Ranges of other goroutines remembered; older ones are forgotten, as memory does not grow with the log. */
+/** Dumps whose other goroutines are remembered; older ones are forgotten, as memory does not grow with the log. */
 const MAX_RANGES = 64;
 /** Steps whose first panic is kept. */
 const MAX_STEPS = 8;
@@ -79,7 +79,10 @@ export class GoTraceback {
     }
     if (header) {
       this.state = 'others';
-      this.ranges.push([number, number]);
+      // One range for a dump's goroutines, however many: they follow each other.
+      const last = this.ranges[this.ranges.length - 1];
+      if (last !== undefined && last[1] === number - 1) last[1] = number;
+      else this.ranges.push([number, number]);
       if (this.ranges.length > MAX_RANGES) this.ranges.shift();
       return 'other';
     }
