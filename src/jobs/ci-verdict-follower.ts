@@ -169,7 +169,8 @@ export class CiVerdictFollower {
     metrics.ciVerdict(verdict.verdict);
     logger.info({ job: record.id, sha: verdict.sha, verdict: verdict.verdict }, 'CI verdict recorded');
     await writeCiVerdict(host, {
-      record,
+      pullNumber: numberIn(record.links.pullRequest, /\/pull\/(\d+)(?:$|[/?#])/),
+      commentId: numberIn(record.links.statusComment, /#issuecomment-(\d+)$/),
       verdict,
       rounds: await this.rounds(record, verdict),
       redactor: new Redactor([]),
@@ -190,4 +191,9 @@ export class CiVerdictFollower {
       .sort((left, right) => left.finishedAt.localeCompare(right.finishedAt))
       .map((other) => other.ciVerdict!);
   }
+}
+
+function numberIn(url: string | null, pattern: RegExp): number | null {
+  const found = url === null ? null : pattern.exec(url);
+  return found ? Number(found[1]) : null;
 }
