@@ -22,7 +22,7 @@ export interface OwnBranchRun {
 }
 
 /** The verdict on the fix's commit, and whether the run the Action was started for is one that failed. */
-export interface OwnBranchJudgement {
+interface OwnBranchJudgement {
   verdict: CiVerdict | null;
   /** Only then is there something to debug: the next round, within `max_rounds`. */
   debug: boolean;
