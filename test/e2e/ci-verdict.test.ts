@@ -101,16 +101,16 @@ describeWithDocker('the verdict of the repository’s CI on a fix', () => {
     await ciRan(repo, { branch: pull.head, sha, pull: pull.number }, 'success');
     await eventually('the verdict in the pull request', () => body(repo).includes('Your CI passed'));
     expect(body(repo)).toContain(`**Your CI passed** on \`${sha.slice(0, 7)}\``);
-    expect(standin.checkRuns(repo.fullName)).toContainEqual(
-      expect.objectContaining({ name: 'selfdebug: your CI', headSha: sha, conclusion: 'success' }),
-    );
-    // The status comment is written last.
     await eventually('the verdict in the status comment', () =>
       standin
         .comments(repo.fullName, 1)
         .some(
           (comment) => comment.body.includes('selfdebug:status') && comment.body.includes('Your CI passed'),
         ),
+    );
+    // The pull request's body first (a repeat stops there), then the check run, then the comment.
+    expect(standin.checkRuns(repo.fullName)).toContainEqual(
+      expect.objectContaining({ name: 'selfdebug: your CI', headSha: sha, conclusion: 'success' }),
     );
     expect((await history(repo))[0]!.ciVerdict).toMatchObject({ verdict: 'passed', sha });
     expect(await verdicts('passed')).toBe(1);
