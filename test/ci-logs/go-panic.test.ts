@@ -117,3 +117,17 @@ describe("a test's timeout in Go", () => {
     }
   });
 });
+
+describe("go test's local directory mode", () => {
+  it('keeps the panic, its goroutine, `exit status 2` and the verdict among passing tests', async () => {
+    const url = new URL('../fixtures/go-dump/local-mode.txt', import.meta.url);
+    const dump = readFileSync(url, 'utf8').trimEnd().split('\n');
+    // Around it, as when a script runs go test in one package folder after another: the passing
+    // tests of the dev set's real go run.
+    const passing = LINES.filter((line) => /^\s*(?:=== RUN|--- PASS)/.test(line)).slice(0, 200);
+    const text = `${[...passing.slice(0, 100), ...dump, ...passing.slice(100)].join('\n')}\n`;
+    const excerpt = await excerptLog(text, { maxLines: 12 });
+    const shown = excerpt.lines.map((line) => line.text);
+    expect(shown).toEqual(expect.arrayContaining(dump.filter((line) => line.trim() !== '')));
+  });
+});
