@@ -45,7 +45,7 @@ export function startJobs(options: StartJobsOptions): StartedJobs & { ciVerdicts
     ? runnerDependencies(options.auth, options.runnerSettings(), logger, metrics)
     : null;
   const store = openJobStore(settings.app, settings.queue);
-  const ciVerdicts = ciVerdictFollower(store, options.auth, metrics, logger);
+  const ciVerdicts = ciVerdictFollower(settings.app.handle, store, options.auth, metrics, logger);
   const handler = runner
     ? runJobHandler(runner, {
         ceiling: costCeilingFor(settings.app, store),

@@ -155,6 +155,26 @@ describe('CiVerdictFollower', () => {
     expect(await counted('passed')).toBe(1);
   });
 
+  it('judges a repository whose CI is another app\'s check suite: no "no CI" before it runs', async () => {
+    host.activeWorkflows = 0;
+    const url = `https://github.com/octo/repo/commit/${SHA_1}/checks?check_suite_id=7`;
+    // GitHub opened the suite on the push; the CI has not added its check runs yet.
+    host.suites.set(SHA_1, [
+      { id: 7, name: 'CircleCI Checks', url, status: 'queued', conclusion: null, checkRuns: 0 },
+    ]);
+    const { fix } = await pushed(SHA_1);
+    await settled();
+    expect(body()).toBe('The fix.');
+    expect(timers.armed).toBe(1);
+
+    host.suites.set(SHA_1, [
+      { id: 7, name: 'CircleCI Checks', url, status: 'completed', conclusion: 'failure', checkRuns: 2 },
+    ]);
+    await follower.runCompleted(fix);
+    expect(body()).toContain(`**Your CI failed** on \`1111111\`: [CircleCI Checks](${url})`);
+    expect(await counted('failed')).toBe(1);
+  });
+
   it('leaves a commit no job of ours pushed alone', async () => {
     await follower.runCompleted({ installationId: 1, repository: 'octo/repo', sha: SHA_2 });
     expect(host.asked).toBe(0);
