@@ -3,7 +3,7 @@ import { excerptDevSet, measureQuality, type QualityRow } from '../test/ci-logs/
 
 /**
  * The excerpt beside `tail -n budget` (the same line budget) on real tools' output
- * (test/fixtures/excerpt-dev-set: fifteen tools, each as an Actions job log and a terminal log,
+ * (test/fixtures/excerpt-dev-set: fifteen tools and a Go panic's goroutine dump, each as an Actions job log and a terminal log,
  * failure lines labelled): recall and precision over the failure lines and the logs whose every
  * failure line is kept, per tool and over the set, at the default budget and at a prompt's tighter
  * one; and the failure lines the tail keeps that the excerpt drops (none, by design).
@@ -39,7 +39,7 @@ export async function benchExcerptQuality(): Promise<string> {
   return [
     "## Excerpt beside the tail on real tools' output (`bench/excerpt-quality.ts`)",
     '',
-    `${logs.length} logs (test/fixtures/excerpt-dev-set): ${logs.length / 2} tools run here on small failing projects with their noise ` +
+    `${logs.length} logs (test/fixtures/excerpt-dev-set): ${logs.length / 2} runs of real tools here on small failing projects with their noise ` +
       '(installs, downloads, lint warnings, coverage tables, passing tests), each as a GitHub Actions job log and a terminal log, ' +
       'the failure lines labelled by hand. Recall and precision over the labelled failure lines; "kept whole": logs whose every failure line is kept.',
     '',

@@ -67,6 +67,7 @@ const LANGUAGE: Record<string, string> = {
   pytest: 'python',
   unittest: 'python',
   go: 'go',
+  'go-panic': 'go',
   cargo: 'rust',
   rspec: 'ruby',
   maven: 'java',

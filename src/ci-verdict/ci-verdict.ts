@@ -97,11 +97,32 @@ export function decideCiVerdict(sha: string, ci: CiRuns, options: DecideOptions)
   }
   const unfinished = all.filter((run) => run.status !== 'completed');
   if (unfinished.length > 0) return options.timedOut ? unknown(sha, 'timed-out', unfinished, count) : null;
-  const failed = all.filter((run) => FAILED.has(run.conclusion ?? ''));
+  const failed = all.filter(hasFailed);
   if (failed.length > 0) return { verdict: 'failed', reason: null, sha, ...count, workflows: named(failed) };
   const stopped = all.filter((run) => NOT_RUN.has(run.conclusion ?? ''));
   if (stopped.length > 0) return unknown(sha, 'cancelled', stopped, count);
   return { verdict: 'passed', reason: null, sha, ...count, workflows: named(all) };
+}
+
+/** Whether a finished run says the code is wrong. */
+export function hasFailed(run: CiRun): boolean {
+  return run.status === 'completed' && FAILED.has(run.conclusion ?? '');
+}
+
+/**
+ * The verdict as a judge that cannot wait sees it now: the Action, from a
+ * run on the commit (docs/ci-verdict.md, "The Action"). A failure decides at
+ * once, since no later run turns it into a pass; no run at all is no CI,
+ * since GitHub lists every run an event starts (queued) before any of its
+ * steps runs; anything else is decided as decideCiVerdict decides it, and
+ * stays open (null) while a run has not finished. The Action judges
+ * workflow runs only.
+ */
+export function decideCiVerdictNow(sha: string, runs: CiRun[]): CiVerdict | null {
+  const failed = runs.filter(hasFailed);
+  if (failed.length > 0)
+    return { verdict: 'failed', reason: null, sha, runs: runs.length, suites: 0, workflows: named(failed) };
+  return decideCiVerdict(sha, { runs, suites: [], activeWorkflows: 0 }, { timedOut: false });
 }
 
 function unknown(

@@ -104,11 +104,17 @@ export class CiVerdictFollower {
       .sort((left, right) => left.finishedAt.localeCompare(right.finishedAt))
       .map((other) => other.ciVerdict!);
     await writeCiVerdict(host, {
-      record,
+      pullNumber: numberIn(record.links.pullRequest, /\/pull\/(\d+)(?:$|[/?#])/),
+      commentId: numberIn(record.links.statusComment, /#issuecomment-(\d+)$/),
       verdict,
       rounds: rounds.length > 0 ? rounds : [verdict],
       redactor: new Redactor([]),
       write: loggedWrite(logger, record.id),
     });
   }
+}
+
+function numberIn(url: string | null, pattern: RegExp): number | null {
+  const found = url === null ? null : pattern.exec(url);
+  return found ? Number(found[1]) : null;
 }

@@ -141,6 +141,12 @@ describe('GitHubCiHost', () => {
     ]);
   });
 
+  it('lists no suite for the Action (no App slug): its token may not read checks', async () => {
+    runsAndWorkflows([run(11, 'Tests', 'completed', 'success')], [workflow(1, 'active')]);
+    const action = new GitHubCiHost(testOctokit(), { owner: 'octo-org', repo: 'flaky-scripts' });
+    await expect(action.ciRuns(SHA)).resolves.toMatchObject({ suites: [], activeWorkflows: 1 });
+  });
+
   it('edits a comment in place, and says so when it is gone', async () => {
     const comment = documentedExample(
       'GET /repos/{owner}/{repo}/issues/comments/{comment_id}',

@@ -9,23 +9,28 @@ type Repository = { owner: string; repo: string };
 const PAGE_SIZE = 100;
 
 export interface GitHubCiHostOptions extends GitHubCodeHostOptions {
-  /** The App's slug (the handle people mention): its own suite holds its check runs, never CI. */
-  appSlug: string;
+  /**
+   * The App's slug (the handle people mention): its own suite holds its
+   * check runs, never CI. Unset (the Action, whose workflow token may not
+   * read checks, and which judges workflow runs only), no suite is listed.
+   */
+  appSlug?: string;
 }
 
 /** The GitHub adapter with what following a fix's CI needs (docs/ci-verdict.md). */
 export class GitHubCiHost extends GitHubCodeHost implements CiHost {
-  private readonly notCi: Set<string>;
+  private readonly notCi: Set<string> | null;
 
   constructor(octokit: GitHubOctokit, options: GitHubCiHostOptions) {
     super(octokit, options);
-    this.notCi = new Set([ACTIONS_APP_SLUG, options.appSlug.toLowerCase()]);
+    const { appSlug } = options;
+    this.notCi = appSlug === undefined ? null : new Set([ACTIONS_APP_SLUG, appSlug.toLowerCase()]);
   }
 
   async ciRuns(headSha: string): Promise<CiRuns> {
     const [runs, suites] = await Promise.all([
       listCiRuns(this.octokit, this.repository, headSha),
-      listCiSuites(this.octokit, this.repository, headSha, this.notCi),
+      this.notCi === null ? [] : listCiSuites(this.octokit, this.repository, headSha, this.notCi),
     ]);
     return { ...runs, suites };
   }
