@@ -1,4 +1,5 @@
 import type { GitHubOctokit } from '../adapters/github/index.js';
+import { ciSecretsDue } from '../jobs/ci-secrets-notice.js';
 import type { CiVerdictFollower } from '../jobs/ci-verdict-follower.js';
 import { runJobHandler } from '../jobs/job-handler.js';
 import { jobLogFields } from '../jobs/job-log-fields.js';
@@ -50,7 +51,7 @@ export function startJobs(options: StartJobsOptions): StartedJobs & { ciVerdicts
     ? runJobHandler(runner, {
         ceiling: costCeilingFor(settings.app, store),
         loggerFor: (job) => logger.child(jobLogFields(job)),
-        firstJobOn: async (repository) => (await store.history({ repository, limit: 1 })).length === 0,
+        ciSecretsDue: ciSecretsDue(store),
       })
     : null;
   const started = serveJobs({
