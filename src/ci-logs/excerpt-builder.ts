@@ -60,7 +60,7 @@ export class ExcerptBuilder implements LineHandler {
     const job = this.job;
     // Another goroutine's stack, after a Go panic's: noise, neither evidence nor context.
     const tracing = this.goroutines.active;
-    if (tracing && !this.goroutines.read(stripLine(text.slice(start, end)), number)) {
+    if (tracing && this.goroutines.read(stripLine(text.slice(start, end)), number) === 'other') {
       this.ends.push(text, start, end, number);
       return;
     }

@@ -24,7 +24,7 @@ const ELIDED = /^\.\.\.(?:additional frames elided|\d+ frames elided)\.\.\.$/;
 const MAX_HEAD_LINES = 40;
 /** The most of one panic kept whole: the runtime prints at most 100 frames of two lines each. */
 const MAX_BLOCK_LINES = 220;
-/** Ranges of other goroutines remembered; older ones are forgotten, as memory does not grow with the log. */
+/** Dumps whose other goroutines are remembered; older ones are forgotten, as memory does not grow with the log. */
 const MAX_RANGES = 64;
 /** Steps whose first panic is kept. */
 const MAX_STEPS = 8;
@@ -60,8 +60,11 @@ export class GoTraceback {
     this.block = kept ? null : { step, lines: [{ number, text: showLine(text) }] };
   }
 
-  /** The next line of a traceback being read, stripped; false for another goroutine's, which is noise. */
-  read(text: string, number: number): boolean {
+  /**
+   * The next line of a traceback being read, stripped: the panic's (its head, the stack of the
+   * goroutine that panicked), another goroutine's (noise), or the first line after the traceback.
+   */
+  read(text: string, number: number): 'panic' | 'other' | 'after' {
     const { core } = shapeOf(text);
     const header = HEADER.test(core);
     if (this.state === 'head') {
@@ -76,15 +79,18 @@ export class GoTraceback {
     }
     if (header) {
       this.state = 'others';
-      this.ranges.push([number, number]);
+      // One range for a dump's goroutines, however many: they follow each other.
+      const last = this.ranges[this.ranges.length - 1];
+      if (last !== undefined && last[1] === number - 1) last[1] = number;
+      else this.ranges.push([number, number]);
       if (this.ranges.length > MAX_RANGES) this.ranges.shift();
-      return false;
+      return 'other';
     }
     if (this.state === 'others' && (core.length === 0 || isFrameLine(core))) {
       this.ranges[this.ranges.length - 1]![1] = number;
-      return false;
+      return 'other';
     }
-    if (this.state === 'between' && core.length === 0) return true;
+    if (this.state === 'between' && core.length === 0) return 'panic';
     return this.end();
   }
 
@@ -104,20 +110,20 @@ export class GoTraceback {
     return [...this.firsts, this.block];
   }
 
-  private keep(number: number, text: string): boolean {
+  private keep(number: number, text: string): 'panic' {
     const block = this.block;
     if (block !== null && block.lines.length < MAX_BLOCK_LINES && shapeOf(text).core.length > 0) {
       block.lines.push({ number, text: showLine(text) });
     }
-    return true;
+    return 'panic';
   }
 
   /** The traceback ended at this line (not one of it): the panic's block is done. */
-  private end(): true {
+  private end(): 'after' {
     if (this.block !== null && this.state !== 'head') this.firsts.push(this.block);
     this.block = null;
     this.state = 'idle';
-    return true;
+    return 'after';
   }
 }
 

@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { GoTraceback } from '../../src/ci-logs/go-traceback.js';
 import { excerptLog } from '../../src/ci-logs/index.js';
 
 /**
  * A Go panic's dump, from a real `GOTRACEBACK=all go test -v ./...` run (the excerpt's dev set,
  * test/fixtures/excerpt-dev-set/raw/go-panic): the panic, the stack of the goroutine that
- * panicked, then 26 other goroutines (`[chan receive]`, `[IO wait]`, `[select]`), `FAIL` for the
+ * panicked, then 103 other goroutines (`[chan receive]`, `[IO wait]`, `[select]`), `FAIL` for the
  * package, and two passing packages after it. The excerpt keeps the panic and its goroutine's
  * stack whole with the package's verdict; the other goroutines are the first to go.
  */
@@ -43,6 +44,22 @@ describe("a Go panic's goroutine dump", () => {
     const statuses = LINES.slice(STACK_END, VERDICT).filter((line) => line.startsWith('goroutine '));
     for (const status of ['chan receive', 'IO wait', 'select'])
       expect(statuses.some((line) => line.includes(`[${status}]:`))).toBe(true);
+  });
+
+  it('reads every other goroutine as such, however many, and the panic with its goroutine as the block', () => {
+    const traceback = new GoTraceback();
+    const reads = LINES.map((line, index) => {
+      const read = traceback.active ? traceback.read(line, index + 1) : 'after';
+      if (read === 'after') traceback.opens(line, index + 1, 0);
+      return read;
+    });
+    expect(OTHERS.filter((number) => reads[number - 1] !== 'other' || !traceback.isOther(number))).toEqual(
+      [],
+    );
+    expect(reads[VERDICT - 1]).toBe('after');
+    expect(traceback.panics().map(({ lines }) => lines.map(({ number }) => number))).toEqual([
+      failure().slice(0, -1),
+    ]);
   });
 
   it('keeps the panic, its goroutine whole and the verdict; the other goroutines go first', async () => {

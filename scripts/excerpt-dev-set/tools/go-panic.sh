@@ -107,7 +107,7 @@ import (
 )
 
 func TestPoolPricesOrders(t *testing.T) {
-	p, err := NewPool(24)
+	p, err := NewPool(100)
 	if err != nil {
 		t.Fatal(err)
 	}

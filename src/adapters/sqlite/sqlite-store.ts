@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { CiVerdict } from '../../ci-verdict/ci-verdict.js';
 import { QueueError } from '../../errors/index.js';
-import { jobRecord, openJob } from '../../queue/job-record.js';
+import { describeOpenJob, jobRecord } from '../../queue/job-record.js';
 import {
   issueNumberOf,
   type JobMatch,
@@ -157,7 +157,7 @@ export class SqliteJobStore extends JobStoreBase implements JobStore {
 
   async openJobs(): Promise<OpenJob[]> {
     const rows = this.sql.open.all() as JobRow[];
-    return rows.map((row) => openJob(JSON.parse(row.request) as JobRequest, openTimesOf(row)));
+    return rows.map((row) => describeOpenJob(JSON.parse(row.request) as JobRequest, openTimesOf(row)));
   }
 
   async spentUsd(installationId: number, sinceMs: number): Promise<number> {
@@ -166,6 +166,20 @@ export class SqliteJobStore extends JobStoreBase implements JobStore {
 
   async recordCiVerdict(jobId: string, verdict: CiVerdict): Promise<boolean> {
     return this.sql.ciVerdict.run(JSON.stringify(verdict), jobId).changes === 1;
+  }
+
+  async pushedBy(repository: string, sha: string): Promise<JobRecord | null> {
+    const row = this.sql.pushedBy.get(repository.toLowerCase(), sha) as { record: string } | undefined;
+    return row ? (JSON.parse(row.record) as JobRecord) : null;
+  }
+
+  async awaitCiVerdict(jobId: string, untilMs: number | null): Promise<boolean> {
+    return this.sql.awaitCiVerdict.run({ id: jobId, until: untilMs }).changes === 1;
+  }
+
+  async dueCiVerdicts(untilMs: number, limit: number): Promise<JobRecord[]> {
+    const rows = this.sql.dueCiVerdicts.all({ until: untilMs, limit }) as { record: string }[];
+    return rows.map((row) => JSON.parse(row.record) as JobRecord);
   }
 
   async close(): Promise<void> {
