@@ -3,7 +3,7 @@ import { excerptDevSet, measureQuality, type QualityRow } from '../test/ci-logs/
 
 /**
  * The excerpt beside `tail -n budget` (the same line budget) on real tools' output
- * (test/fixtures/excerpt-dev-set: fifteen tools and a Go panic's goroutine dump, each as an Actions job log and a terminal log,
+ * (test/fixtures/excerpt-dev-set: fifteen tools and two Go goroutine dumps (a panic, a test's timeout), each as an Actions job log and a terminal log,
  * failure lines labelled): recall and precision over the failure lines and the logs whose every
  * failure line is kept, per tool and over the set, at the default budget and at a prompt's tighter
  * one; and the failure lines the tail keeps that the excerpt drops (none, by design).

@@ -68,6 +68,7 @@ const LANGUAGE: Record<string, string> = {
   unittest: 'python',
   go: 'go',
   'go-panic': 'go',
+  'go-timeout': 'go',
   cargo: 'rust',
   rspec: 'ruby',
   maven: 'java',

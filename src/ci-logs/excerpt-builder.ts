@@ -81,6 +81,7 @@ export class ExcerptBuilder implements LineHandler {
 
   finish(totalLines: number): LogExcerpt {
     const whole = this.head?.map(({ raw, number }) => ({ number, text: showLine(stripLine(raw)) })) ?? null;
+    const panics = this.goroutines.panics();
     const stepEnds = whole ? [] : this.ends.failedStepEnds(this.steps, this.job.system);
     for (const { lines } of stepEnds)
       for (const line of lines) if (this.goroutines.isOther(line.number)) line.noise = true;
@@ -94,7 +95,7 @@ export class ExcerptBuilder implements LineHandler {
       totalLines,
       maxLines: this.maxLines,
       maxCharacters: this.maxCharacters,
-      panics: this.goroutines.panics(),
+      panics,
     });
   }
 

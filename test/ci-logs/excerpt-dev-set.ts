@@ -4,7 +4,7 @@ import { type Measured, tailNumbers } from './dev-set.js';
 
 /**
  * The excerpt's development set (test/fixtures/excerpt-dev-set, built by scripts/excerpt-dev-set):
- * fifteen real tools' failures (and a Go panic's goroutine dump) with their noise, each as an Actions job log and a terminal log, the
+ * fifteen real tools' failures (and two Go goroutine dumps) with their noise, each as an Actions job log and a terminal log, the
  * failure lines labelled. Measures the excerpt beside `tail -n budget` at the same line budget.
  */
 const LOGS = new URL('../fixtures/excerpt-dev-set/logs/', import.meta.url);
