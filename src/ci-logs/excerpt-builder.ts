@@ -10,6 +10,7 @@ import { showLine, stripLine } from './line-text.js';
 import type { LineHandler } from './log-lines.js';
 import { type LogExcerpt, selectLines } from './select-lines.js';
 import { StepEnds } from './step-ends.js';
+import { TailStart } from './tail-start.js';
 
 // Called as `charCodeAt.call(text, i)`: see "String methods" in docs/ci-logs.md for why.
 const { charCodeAt, trim } = String.prototype;
@@ -37,6 +38,7 @@ export class ExcerptBuilder implements LineHandler {
   /** The job's steps, the same array as `job.steps`. */
   private readonly steps = this.job.steps;
   private readonly ends: StepEnds;
+  private readonly tail: TailStart;
   private contextUntil = 0;
   private head: { raw: string; number: number }[] | null = [];
   private readonly reading = new CloseReading();
@@ -48,6 +50,7 @@ export class ExcerptBuilder implements LineHandler {
   ) {
     this.store = new CandidateStore(Math.max(4 * maxLines, 600));
     this.ends = new StepEnds(maxLines, RECENT_LINES);
+    this.tail = new TailStart(maxLines);
   }
 
   line(text: string, start: number, end: number, number: number, flagged: boolean): void {
@@ -62,6 +65,7 @@ export class ExcerptBuilder implements LineHandler {
       this.ends.addContextLine(this.steps, text.slice(start, end), number);
     }
     this.ends.push(text, start, end, number);
+    this.tail.line(text, end, number);
   }
 
   finish(totalLines: number): LogExcerpt {
@@ -74,6 +78,7 @@ export class ExcerptBuilder implements LineHandler {
       contexts: whole ? new Map() : this.ends.shownContexts(this.job.system),
       system: this.job.system,
       totalLines,
+      tailFirst: this.tail.first(),
       maxLines: this.maxLines,
       maxCharacters: this.maxCharacters,
     });

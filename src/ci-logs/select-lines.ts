@@ -7,11 +7,11 @@ import {
   knownLines,
   type Ranked,
   type StepEnd,
-  tailLines,
 } from './chosen-lines.js';
 import type { CiSystem } from './ci-format.js';
 import { firstFailureBlocks } from './first-failures.js';
 import { isKnownNoise } from './noise-lines.js';
+import { tailLines } from './tail-lines.js';
 
 export type { StepEnd } from './chosen-lines.js';
 
@@ -90,6 +90,8 @@ export interface SelectInput {
   contexts: Map<number, Map<number, string>>;
   system: CiSystem;
   totalLines: number;
+  /** The number of the first line `tail -n maxLines` shows (see TailStart). */
+  tailFirst: number;
   maxLines: number;
   maxCharacters: number;
 }
