@@ -4,15 +4,17 @@ import { type Measured, tailNumbers } from './dev-set.js';
 
 /**
  * The excerpt's development set (test/fixtures/excerpt-dev-set, built by scripts/excerpt-dev-set):
- * fifteen real tools' failures with their noise, each as an Actions job log and a terminal log, the
- * failure lines labelled. Measures the excerpt beside `tail -n budget` at the same line budget.
+ * real tools' failures with their noise, each as an Actions job log, a terminal log and the job logs of
+ * two other CI systems, the failure lines labelled. Measures the excerpt beside `tail -n budget` at the
+ * same line budget.
  */
 const LOGS = new URL('../fixtures/excerpt-dev-set/logs/', import.meta.url);
 
 export interface DevSetLog {
   name: string;
   tool: string;
-  shape: 'actions' | 'terminal';
+  /** `actions`, `terminal`, or the CI system whose job log wraps the run (`gitlab`, `jenkins`, …). */
+  shape: string;
   text: string;
   failure: Set<number>;
 }
@@ -25,7 +27,7 @@ export function excerptDevSet(): DevSetLog[] {
       const name = file.slice(0, -4);
       const labels = JSON.parse(readFileSync(new URL(`${name}.labels.json`, LOGS), 'utf8')) as {
         tool: string;
-        shape: DevSetLog['shape'];
+        shape: string;
         failureLines: string;
       };
       const text = readFileSync(new URL(file, LOGS), 'utf8');
