@@ -91,6 +91,12 @@ export const LABELS: Record<string, Rule[]> = {
     'FAIL\texample.com/shop/format',
     /^FAIL$/,
   ],
+  // The panic and the panicking goroutine's stack; the other goroutines' stacks are the program's state, not the failure.
+  'go-panic': [
+    { from: 'panic: runtime error: index out of range', to: 'orders/pool.go:34 +0x1cf' },
+    'FAIL\texample.com/shop/orders',
+    /^FAIL$/,
+  ],
   cargo: [
     / \.\.\. FAILED$/,
     { from: '---- finds_no_missing_item stdout ----', to: 'note: Some details are omitted' },

@@ -40,6 +40,7 @@ export const LANGUAGE: Record<string, Language> = {
   pytest: 'python',
   unittest: 'python',
   go: 'go',
+  'go-panic': 'go',
   cargo: 'rust',
   rspec: 'ruby',
   maven: 'java',

@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { actionsLog, terminalLog } from './actions.js';
 import { AZURE } from './azure.js';
@@ -56,6 +56,8 @@ function write(run: Run, { shape, lines }: Shaped): void {
   writeFileSync(join(LOGS, `${name}.labels.json`), `${JSON.stringify(labels, null, 2)}\n`);
 }
 
+// Written afresh: a tool dealt to other systems leaves no log of its old ones behind.
+rmSync(LOGS, { recursive: true, force: true });
 mkdirSync(LOGS, { recursive: true });
 let count = 0;
 readdirSync(RAW)

@@ -23,6 +23,7 @@ import { configuredRun } from './fork-run.js';
 import { forkRefusal, roundsExhausted, untrustedBot } from './guards.js';
 import { type ActionInputs, type RunnerContext, readActionEnvironment } from './inputs.js';
 import { lazyCheckout } from './lazy-checkout.js';
+import { judgeOwnBranch } from './own-branch-verdict.js';
 import {
   appendSummary,
   budgetNote,
@@ -114,6 +115,9 @@ async function debug(
   try {
     // A fork's branch is never one of the action's own, whatever it is named.
     if (failed.fork === null && isOwnBranch(failed.branch)) {
+      // Its own pull request's CI: the verdict is recorded first; only a failure of this run goes on.
+      const stop = await judgeOwnBranch({ ...run, host });
+      if (stop !== null) return done(run, stop);
       const rounds = await (await clone.checkout()).countCommits(ROUND_TRAILER);
       const exhausted = roundsExhausted(rounds, config.triggers.workflow_runs.max_rounds);
       if (exhausted !== null) return done(run, exhausted);

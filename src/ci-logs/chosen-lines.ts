@@ -7,7 +7,13 @@ const { trim } = String.prototype;
 /** The last lines of a step, oldest first, with the step's index. */
 export interface StepEnd {
   step: number;
-  lines: { number: number; text: string }[];
+  /** `noise`: known as noise by where it stands (another goroutine's stack after a Go panic's). */
+  lines: { number: number; text: string; noise?: boolean }[];
+}
+
+/** Known noise by its text, or by where it stands. */
+export function isNoiseLine(line: { text: string; noise?: boolean }): boolean {
+  return line.noise === true || isKnownNoise(line.text);
 }
 
 /** A candidate with the score it ranks by. */
@@ -140,7 +146,7 @@ class StepEndQueue {
         if (end.next < 0 || share <= 0 || chosen.done) continue;
         const line = end.lines[end.next--]!;
         progress = true;
-        if (!this.noise && isKnownNoise(line.text)) continue;
+        if (!this.noise && isNoiseLine(line)) continue;
         if (!chosen.has(line.number)) share--;
         chosen.take(line.number, line.text);
       }
@@ -159,7 +165,7 @@ export function knownLines(input: {
     for (const [number, text] of lines) known.set(number, { text, step });
   for (const candidate of input.store.all()) known.set(candidate.number, candidate);
   for (const { lines, step } of input.stepEnds)
-    for (const { number, text } of lines) known.set(number, { text, step });
+    for (const { number, text, noise } of lines) if (noise !== true) known.set(number, { text, step });
   return known;
 }
 

@@ -3,6 +3,7 @@ import type { CiMarker } from './ci-format.js';
 import { ciMarker } from './ci-markers.js';
 import { CloseReading } from './close-reading.js';
 import { FailureListing } from './failure-listing.js';
+import { GoTraceback } from './go-traceback.js';
 import { JobSteps } from './job-steps.js';
 import { BARE_VERDICT, classify, isListingHeader, type LineClass } from './line-kinds.js';
 import { shapeOf } from './line-shape.js';
@@ -43,6 +44,7 @@ export class ExcerptBuilder implements LineHandler {
   private head: { raw: string; number: number }[] | null = [];
   private readonly reading = new CloseReading();
   private attachedUntil = 0;
+  private readonly goroutines = new GoTraceback();
 
   constructor(
     private readonly maxLines: number,
@@ -59,7 +61,20 @@ export class ExcerptBuilder implements LineHandler {
       else this.head = null;
     }
     const job = this.job;
-    if (flagged || this.reading.wants(number) || job.readingScript || this.listing.open || job.titleNext) {
+    // Another goroutine's stack, after a Go panic's: noise, neither evidence nor context.
+    const tracing = this.goroutines.active;
+    if (tracing && this.goroutines.read(stripLine(text.slice(start, end)), number) === 'other') {
+      this.ends.push(text, start, end, number);
+      return;
+    }
+    if (
+      flagged ||
+      this.reading.wants(number) ||
+      job.readingScript ||
+      this.listing.open ||
+      job.titleNext ||
+      tracing
+    ) {
       this.inspect(text.slice(start, end), number, flagged);
     } else if (number <= this.contextUntil && this.ends.wantsContext(this.steps)) {
       this.ends.addContextLine(this.steps, text.slice(start, end), number);
@@ -70,17 +85,21 @@ export class ExcerptBuilder implements LineHandler {
 
   finish(totalLines: number): LogExcerpt {
     const whole = this.head?.map(({ raw, number }) => ({ number, text: showLine(stripLine(raw)) })) ?? null;
+    const stepEnds = whole ? [] : this.ends.failedStepEnds(this.steps, this.job.system);
+    for (const { lines } of stepEnds)
+      for (const line of lines) if (this.goroutines.isOther(line.number)) line.noise = true;
     return selectLines({
       store: this.store,
       steps: this.steps,
       whole,
-      stepEnds: whole ? [] : this.ends.failedStepEnds(this.steps, this.job.system),
+      stepEnds,
       contexts: whole ? new Map() : this.ends.shownContexts(this.job.system),
       system: this.job.system,
       totalLines,
       tailFirst: this.tail.first(),
       maxLines: this.maxLines,
       maxCharacters: this.maxCharacters,
+      panics: this.goroutines.panics(),
     });
   }
 
@@ -91,7 +110,8 @@ export class ExcerptBuilder implements LineHandler {
     const first = this.job.current.number;
     for (let back = 1; back <= CONTEXT_BEFORE && number - back > first; back++) {
       const raw = this.ends.recent(number - back);
-      if (raw !== null) this.ends.addContextLine(this.steps, raw, number - back);
+      if (raw !== null && !this.goroutines.isOther(number - back))
+        this.ends.addContextLine(this.steps, raw, number - back);
     }
     this.contextUntil = Math.max(this.contextUntil, number + CONTEXT_AFTER);
   }
@@ -108,6 +128,7 @@ export class ExcerptBuilder implements LineHandler {
     const step = this.steps.length - 1;
     const shape = shapeOf(text);
     let found: LineClass = classify(shape, flagged);
+    if (found.kind === 'error') this.goroutines.opens(text, number, step);
     if (isListingHeader(shape.core)) {
       this.listing.start(shape);
       found = { kind: 'summary', weight: Math.max(found.weight, 60) };
@@ -151,7 +172,7 @@ export class ExcerptBuilder implements LineHandler {
 
   private addFromRing(number: number, weight: number, step: number, attached: boolean): void {
     const raw = this.ends.recent(number);
-    if (raw === null || !this.store.admits(weight)) return;
+    if (raw === null || !this.store.admits(weight) || this.goroutines.isOther(number)) return;
     const text = stripLine(raw);
     if (trim.call(text).length === 0 || ciMarker(text, this.job.system) !== null) return;
     this.store.add({ number, text: showLine(text), weight, kind: 'plain', step, attached });

@@ -1,5 +1,6 @@
+import { GoTraceback } from './go-traceback.js';
 import { classify, isListingHeader, itemMarker, type LineClass } from './line-kinds.js';
-import { shapeOf } from './line-shape.js';
+import { codeFrameWeight, shapeOf } from './line-shape.js';
 import { stripLine } from './line-text.js';
 import { LineSplitter } from './log-lines.js';
 import { isNoise } from './output-noise.js';
@@ -27,6 +28,8 @@ export interface FailureBlock {
   /** Indexes into the lines, inclusive. */
   first: number;
   last: number;
+  /** The verdict or error that opened it (the line above may name what failed). */
+  opener: number;
 }
 
 export interface ReadOutput {
@@ -44,16 +47,28 @@ interface Classified extends OutputLine {
   /** TAP's `...`, which ends a failure's details. */
   endsDetails: boolean;
   traceback: boolean;
+  /** A Go panic's head or the stack of the goroutine that panicked (go-traceback.ts): its block's. */
+  panic: boolean;
+  /** gcc's `note:` and `In file included from`: they belong to the diagnostic before them. */
+  note: boolean;
+  /** pytest's `===== title =====`: a section of its report begins. */
+  section: string | null;
 }
+
+// `src/shop.h:3:6: note: declared here`, `In file included from src/a.c:2:`, its `                 from …` lines.
+const NOTE = /^(?:[\w./\\-]+\.\w+:\d+(?::\d+)?: note: |In file included from |from \S+:\d+[:,]$)/;
+const SECTION = /^={3,} (.+?) ={3,}$/;
 
 export function readOutput(text: string): ReadOutput {
   const lines: Classified[] = [];
   let listing = false;
+  const goroutines = new GoTraceback();
   const splitter = new LineSplitter(
     {
       line(raw, start, end, number) {
         const line = classifyLine(raw.slice(start, end), number, listing);
         if (line.role === 'summary' && !listing) listing = isListingHeader(shapeOf(line.stripped).core);
+        readTraceback(goroutines, line);
         lines.push(line);
       },
     },
@@ -61,6 +76,7 @@ export function readOutput(text: string): ReadOutput {
   );
   splitter.push(Buffer.from(text, 'utf8'));
   splitter.end();
+  markNoiseDetails(lines);
   markNoiseHeadings(lines);
   const blocks = findBlocks(lines);
   return {
@@ -68,6 +84,16 @@ export function readOutput(text: string): ReadOutput {
     blocks,
     totalLines: splitter.lines,
   };
+}
+
+/** Another goroutine's stack after a Go panic's is noise; the panic's own lines stay in its block. */
+function readTraceback(goroutines: GoTraceback, line: Classified): void {
+  const read = goroutines.active ? goroutines.read(line.stripped, line.n) : 'after';
+  if (read === 'other') {
+    line.role = line.role === 'blank' ? 'blank' : 'noise';
+    line.opens = null;
+  } else if (read === 'panic') line.panic = true;
+  else if (line.opens === 'error') goroutines.opens(line.stripped, line.n, 0);
 }
 
 function classifyLine(raw: string, n: number, listing: boolean): Classified {
@@ -82,6 +108,9 @@ function classifyLine(raw: string, n: number, listing: boolean): Classified {
     indent,
     endsDetails: core === '...',
     traceback: core.startsWith('Traceback (most recent call last)'),
+    panic: false,
+    note: NOTE.test(core),
+    section: SECTION.exec(core)?.[1] ?? null,
   };
   if (core.length === 0) line.role = 'blank';
   else {
@@ -102,6 +131,23 @@ function opener(found: LineClass, core: string, listing: boolean): FailureBlock[
 }
 
 /**
+ * What belongs to noise is noise: the source a compiler quotes under its warning (`  9 | int n;`,
+ * `    |     ^~~`), and pytest's warnings summary, from its `=== warnings summary ===` to the next section.
+ */
+function markNoiseDetails(lines: Classified[]): void {
+  let quoting = false;
+  let warnings = false;
+  for (const line of lines) {
+    if (line.section !== null) warnings = line.section === 'warnings summary';
+    else if (warnings && line.role !== 'blank' && line.role !== 'opener') line.role = 'noise';
+    if (line.role === 'noise' && !line.note) quoting = true;
+    else if (quoting && line.role === 'plain' && codeFrameWeight(shapeOf(line.stripped).core) > 0)
+      line.role = 'noise';
+    else quoting = false;
+  }
+}
+
+/**
  * A line that only heads noise (a file name over its lint warnings, a suite over its passing
  * tests, TAP's `# name` over its `ok` lines) is noise: a plain line with noise right below it
  * and a blank line or noise right above it. A failure's last line, above a coverage table, is not.
@@ -112,11 +158,17 @@ function markNoiseHeadings(lines: Classified[]): void {
     const line = lines[index]!;
     if (line.role === 'blank') continue;
     const noise = line.role === 'noise';
-    const above = lines[index - 1]?.role;
-    if (line.role === 'plain' && nextNoise && (above === undefined || above === 'blank' || above === 'noise'))
+    const above = lines[index - 1];
+    if (line.role === 'plain' && nextNoise && (above === undefined || headsFrom(above, line)))
       line.role = 'noise';
     nextNoise = noise;
   }
+}
+
+/** A blank line or noise above a heading; or a file's verdict over its suites (jest's `FAIL test/a.js`, then `  suite`). */
+function headsFrom(above: Classified, line: Classified): boolean {
+  if (above.role === 'blank' || above.role === 'noise') return true;
+  return above.opens === 'test' && above.indent < line.indent;
 }
 
 interface OpenBlock extends FailureBlock {
@@ -142,13 +194,38 @@ function findBlocks(lines: Classified[]): FailureBlock[] {
       if (verdict === 'ends-here') continue;
     }
     if (line.opens) {
-      // The plain line just above names what failed (`# test name`, `a.c: In function 'main':`).
-      const first = index > 0 && lines[index - 1]!.role === 'plain' ? index - 1 : index;
-      open = { kind: line.opens, first, last: index, traceback: line.traceback, indent: line.indent };
+      const first = firstLineOf(lines, index);
+      // What it names is the block's: kept with it or not at all.
+      for (let above = first; above < index; above++) lines[above]!.role = 'part';
+      open = {
+        kind: line.opens,
+        first,
+        last: index,
+        opener: index,
+        traceback: line.traceback,
+        indent: line.indent,
+      };
     }
   }
   if (open) blocks.push(trimmed(open, lines));
   return blocks;
+}
+
+/**
+ * The plain line just above an opener names what failed (`# test name`, `a.c: In function 'main':`);
+ * go test prints a test's messages, indented, before its verdict (`    a_test.go:9: got 1`, then
+ * `--- FAIL: TestA`): the plain lines above it indented deeper are all its own.
+ */
+function firstLineOf(lines: Classified[], index: number): number {
+  const opener = lines[index]!;
+  let first = index > 0 && lines[index - 1]!.role === 'plain' ? index - 1 : index;
+  while (first > 0 && first < index) {
+    const above = lines[first - 1]!;
+    if (above.role !== 'plain' || above.indent <= opener.indent || lines[first]!.indent <= opener.indent)
+      break;
+    first--;
+  }
+  return first;
 }
 
 /** Whether a line belongs to the open block, is its last line (`...` ends TAP's details), or is past it. */
@@ -158,8 +235,10 @@ function continues(
   previous: Classified,
   index: number,
 ): 'continues' | 'ends-here' | 'closed' {
-  if (index - open.first >= MAX_BLOCK_LINES) return 'closed';
+  if (index - open.first >= MAX_BLOCK_LINES || line.section !== null) return 'closed';
+  if (line.panic) return 'continues';
   if (line.role === 'blank') return previous.role === 'blank' ? 'closed' : 'continues';
+  if (open.kind === 'error' && line.note) return 'continues';
   if (line.role === 'noise' || line.role === 'summary') return 'closed';
   if (line.opens === 'test') return 'closed';
   if (line.opens === 'error') {
@@ -175,5 +254,5 @@ function continues(
 function trimmed(block: FailureBlock, lines: Classified[]): FailureBlock {
   let last = block.last;
   while (last > block.first && lines[last]!.role === 'blank') last--;
-  return { kind: block.kind, first: block.first, last };
+  return { kind: block.kind, first: block.first, last, opener: block.opener };
 }

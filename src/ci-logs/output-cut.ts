@@ -67,12 +67,15 @@ function defaultGap(count: number): string {
   return `[... ${count} line${count === 1 ? '' : 's'} omitted ...]`;
 }
 
-/** Per kind, the first block with more than its verdict (a bare list of names comes before the details). */
+/**
+ * Per kind, the first block with more than its verdict after it: a bare list of names (jest's
+ * `✕ name` under its suite's name) comes before the details.
+ */
 function firstOfEachKind(blocks: FailureBlock[]): FailureBlock[] {
   const chosen = new Map<FailureBlock['kind'], FailureBlock>();
   for (const block of blocks) {
     const held = chosen.get(block.kind);
-    if (!held || (held.first === held.last && block.last > block.first)) chosen.set(block.kind, block);
+    if (!held || (held.last === held.opener && block.last > block.opener)) chosen.set(block.kind, block);
   }
   return [...chosen.values()].sort((left, right) => left.first - right.first);
 }

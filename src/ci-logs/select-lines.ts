@@ -10,6 +10,7 @@ import {
 } from './chosen-lines.js';
 import type { CiSystem } from './ci-format.js';
 import { firstFailureBlocks } from './first-failures.js';
+import type { PanicBlock } from './go-traceback.js';
 import { isKnownNoise } from './noise-lines.js';
 import { tailLines } from './tail-lines.js';
 
@@ -94,6 +95,8 @@ export interface SelectInput {
   tailFirst: number;
   maxLines: number;
   maxCharacters: number;
+  /** The first Go panic of each step, with the stack of the goroutine that panicked. */
+  panics: PanicBlock[];
 }
 
 /**
@@ -129,10 +132,17 @@ export function selectLines(input: SelectInput): LogExcerpt {
     input.maxCharacters,
   );
   keepAll(chosen, tail.frames, input.maxCharacters);
+  keepAll(chosen, panicOfFailure(input.panics, input.steps), input.maxCharacters);
   keepAll(chosen, firstFailureBlocks(ranked, knownLines(input)), input.maxCharacters);
   const truncated = !chooseEvidence(chosen, ranked);
   fill(chosen, ranked, input);
   return { ...base, lines: chosen.inOrder(), truncated };
+}
+
+/** The first Go panic in a step that failed (in any step, when none did), whole. */
+function panicOfFailure(panics: PanicBlock[], steps: StepRecord[]): PanicBlock['lines'] {
+  const anyFailed = steps.some((step) => step.failed);
+  return panics.find(({ step }) => !anyFailed || steps[step]!.failed)?.lines ?? [];
 }
 
 /** A short log whole, when every line fits the character budget; else null. */

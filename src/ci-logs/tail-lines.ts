@@ -1,7 +1,6 @@
 import type { CandidateStore } from './candidate-store.js';
-import type { StepEnd } from './chosen-lines.js';
+import { isNoiseLine, type StepEnd } from './chosen-lines.js';
 import { frameOrigin, shapeOf } from './line-shape.js';
-import { isKnownNoise } from './noise-lines.js';
 
 const INDENTED = /^\s/;
 /** How far past a line the reading kept its block may go on over unindented lines. */
@@ -35,7 +34,7 @@ export function tailLines(input: TailInput): { failure: StepEnd['lines']; frames
   const lines = input.stepEnds.flatMap((end) => end.lines).sort((left, right) => left.number - right.number);
   const known = new Set(lines.map(({ number }) => number));
   for (const line of lines) {
-    if (isKnownNoise(line.text)) continue;
+    if (isNoiseLine(line)) continue;
     const origin = frameOrigin(shapeOf(line.text).core);
     // A block goes on over indented lines and frames until a blank line (never among a step's end
     // lines), and over a few more lines of any kind after what the reading kept (a diff's last mark).

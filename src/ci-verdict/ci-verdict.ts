@@ -71,12 +71,32 @@ export function decideCiVerdict(sha: string, ci: CiRuns, options: DecideOptions)
   const unfinished = runs.filter((run) => run.status !== 'completed');
   if (unfinished.length > 0)
     return options.timedOut ? unknown(sha, 'timed-out', unfinished, runs.length) : null;
-  const failed = runs.filter((run) => FAILED.has(run.conclusion ?? ''));
+  const failed = runs.filter(hasFailed);
   if (failed.length > 0)
     return { verdict: 'failed', reason: null, sha, runs: runs.length, workflows: named(failed) };
   const stopped = runs.filter((run) => NOT_RUN.has(run.conclusion ?? ''));
   if (stopped.length > 0) return unknown(sha, 'cancelled', stopped, runs.length);
   return { verdict: 'passed', reason: null, sha, runs: runs.length, workflows: named(runs) };
+}
+
+/** Whether a finished run says the code is wrong. */
+export function hasFailed(run: CiRun): boolean {
+  return run.status === 'completed' && FAILED.has(run.conclusion ?? '');
+}
+
+/**
+ * The verdict as a judge that cannot wait sees it now: the Action, from a
+ * run on the commit (docs/ci-verdict.md, "The Action"). A failure decides at
+ * once, since no later run turns it into a pass; no run at all is no CI,
+ * since GitHub lists every run an event starts (queued) before any of its
+ * steps runs; anything else is decided as decideCiVerdict decides it, and
+ * stays open (null) while a run has not finished.
+ */
+export function decideCiVerdictNow(sha: string, runs: CiRun[]): CiVerdict | null {
+  const failed = runs.filter(hasFailed);
+  if (failed.length > 0)
+    return { verdict: 'failed', reason: null, sha, runs: runs.length, workflows: named(failed) };
+  return decideCiVerdict(sha, { runs, activeWorkflows: 0 }, { timedOut: false });
 }
 
 function unknown(sha: string, reason: CiUnknownReason, listed: CiRun[], runs: number): CiVerdict {

@@ -88,7 +88,7 @@ export class FixProgress {
       case 'edits-applied':
         return [`  applied edits to ${plain(event.paths.join(', '))}:`, ...this.diff(event.diff)];
       case 'edits-rejected':
-        return this.rejectedEdits(event.problems);
+        return this.rejectedEdits(event.problems, event.guardFindings !== undefined);
       case 'answer-rejected':
         return this.rejectedAnswer(event);
       case 'executed':
@@ -115,9 +115,10 @@ export class FixProgress {
     return `  tool ${plain(event.name)} ${shortArguments(event.arguments)}${failure}`;
   }
 
-  private rejectedEdits(problems: readonly string[]): string[] {
+  private rejectedEdits(problems: readonly string[], refusedByGuard: boolean): string[] {
+    const what = refusedByGuard ? 'edits refused by the test guard' : 'edits rejected';
     return [
-      this.paint('yellow', '  edits rejected, nothing was run:'),
+      this.paint('yellow', `  ${what}, nothing was run:`),
       ...problems.flatMap((problem) => indent(plain(problem), '    - ', '      ')),
     ];
   }

@@ -1,7 +1,7 @@
 import { ProbotOctokit } from 'probot';
 import { GitWorkspaceProvider } from '../adapters/git/index.js';
-import { GitHubCodeHost, useReconnectingFetch } from '../adapters/github/index.js';
-import type { ActionCodeHost } from '../code-host/code-host.js';
+import { GitHubCiHost, useReconnectingFetch } from '../adapters/github/index.js';
+import type { ActionCodeHost, CiHost } from '../code-host/code-host.js';
 import type { Environment } from '../config/read-environment.js';
 import type { WorkspaceProvider } from '../workspace/workspace.js';
 
@@ -9,17 +9,18 @@ import type { WorkspaceProvider } from '../workspace/workspace.js';
  * The Action's CodeHost on its own repository (`owner/name`), for a plain
  * token (its GITHUB_TOKEN, or an App token a workflow made): over Probot's
  * Octokit, for the same retry and throttling plugins the App uses, with
- * idempotent requests sent again on a stale keep-alive socket.
+ * idempotent requests sent again on a stale keep-alive socket. It follows
+ * CI too: the Action records the verdict of its own pull request's CI.
  */
 export function actionCodeHost(options: {
   token: string;
   apiUrl: string | undefined;
   repository: string;
-}): ActionCodeHost {
+}): ActionCodeHost & CiHost {
   const [owner = '', repo = ''] = options.repository.split('/');
   const octokit = new ProbotOctokit({ auth: { token: options.token }, baseUrl: options.apiUrl });
   // Its refusals advise the workflow's author (the workflow's `permissions:`), not an App's installer.
-  return new GitHubCodeHost(useReconnectingFetch(octokit), { owner, repo, credential: 'workflow-token' });
+  return new GitHubCiHost(useReconnectingFetch(octokit), { owner, repo, credential: 'workflow-token' });
 }
 
 /**

@@ -9,8 +9,9 @@ import { observeGitHub } from './observe-github.js';
 /**
  * The follower of fixes' CI (docs/ci-verdict.md) for a process that has the
  * queue: the App (told by workflow_run webhooks) and each worker (told when
- * a job pushed a fix, and keeping the wait's timer). They share the store,
- * where the first verdict stands, so a fix is counted once whichever decides.
+ * a job pushed a fix, and sweeping for waits that are over once started).
+ * They share the store, where the waits are kept and the first verdict
+ * stands, so a fix is counted once whichever decides.
  */
 export function ciVerdictFollower(
   store: JobStore,
@@ -27,6 +28,7 @@ export function ciVerdictFollower(
     },
     metrics,
     timers: realTimers,
+    now: Date.now,
     logger,
   });
 }

@@ -66,7 +66,12 @@ export function startJobs(options: StartJobsOptions): StartedJobs & { ciVerdicts
     shutdownMs: settings.queue.shutdownSeconds * 1000,
     logger,
     metrics,
-    ...(options.beforeStop ? { beforeStop: options.beforeStop } : {}),
+    beforeStop: async () => {
+      ciVerdicts.stop();
+      await options.beforeStop?.();
+    },
   });
+  // Every process that runs jobs ends the CI waits that are over, its own and those of workers gone since.
+  if (handler) ciVerdicts.start();
   return { ...started, ciVerdicts };
 }

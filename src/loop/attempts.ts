@@ -14,6 +14,7 @@ import { fallbackDecision, invalidAnswer, notRun, rejectedProposal } from './rej
 import { type FixProposal, fixProposalSchema, type RetryDecision, retryDecisionSchema } from './schemas.js';
 import type { ToolBox } from './structured-call.js';
 import { guardEdits, guardSettingsFor } from './test-guard/guard-policy.js';
+import type { ApplyResult } from './workspace-editor.js';
 import { workspaceToolDefinitions } from './workspace-tools.js';
 
 /** What the last run printed, kept apart so a rejected answer or edit can repeat it without nesting. */
@@ -59,11 +60,7 @@ async function runAttempt(session: LoopSession, attempt: number, latest: LatestR
     (files) =>
       guardEdits(files, task.command, guardSettingsFor(session.input.limits, session.input.mode)).refused,
   );
-  if (!applied.ok) {
-    const why = `The edits of attempt ${attempt} did not apply, so nothing was run:\n${applied.problems.join('\n')}`;
-    const event = { type: 'edits-rejected', attempt, problems: applied.problems } as const;
-    return fail(session, record, applied.problems, event, latest, notRun(why, latest.run));
-  }
+  if (!applied.ok) return notApplied(session, record, applied, latest);
   record.diff = applied.diff;
   await session.emit({ type: 'edits-applied', attempt, paths: applied.paths, diff: applied.diff });
   const result = await session.execute(task.command);
@@ -91,6 +88,23 @@ async function afterRun(
       : null;
   }
   return decide(session, record, result, latest);
+}
+
+/** Edits that did not apply, or that the test guard refused: nothing was run, and the next attempt is told why. */
+function notApplied(
+  session: LoopSession,
+  record: AttemptRecord,
+  { problems, refusal }: Extract<ApplyResult, { ok: false }>,
+  latest: LatestRun,
+): Promise<null> {
+  const why = `The edits of attempt ${record.attempt} did not apply, so nothing was run:\n${problems.join('\n')}`;
+  const event: LoopEvent = {
+    type: 'edits-rejected',
+    attempt: record.attempt,
+    problems,
+    ...(refusal ? { guardFindings: refusal.findings } : {}),
+  };
+  return fail(session, record, problems, event, latest, notRun(why, latest.run));
 }
 
 /** An attempt that ran nothing: recorded with its problems, and the next attempt told why. */

@@ -3,7 +3,7 @@ import type { PreparationReport } from '../sandbox/environment.js';
 import type { ExecResult } from '../sandbox/sandbox.js';
 import type { FixProposal, Reflection } from './schemas.js';
 import type { DebugTask, LoopLimits } from './task.js';
-import type { TestEdits } from './test-guard/findings.js';
+import type { TestEdits, TestFinding } from './test-guard/findings.js';
 
 export type LoopOutcome =
   | 'fixed'
@@ -50,7 +50,13 @@ export type LoopEvent =
   | { type: 'tool-called'; attempt: number; name: string; arguments: string; result: string; ok: boolean }
   | { type: 'proposal'; attempt: number; proposal: FixProposal }
   | { type: 'edits-applied'; attempt: number; paths: string[]; diff: string }
-  | { type: 'edits-rejected'; attempt: number; problems: string[] }
+  | {
+      type: 'edits-rejected';
+      attempt: number;
+      problems: string[];
+      /** The test guard's findings when it refused edits that would apply (tests: protect); absent otherwise. */
+      guardFindings?: TestFinding[];
+    }
   /**
    * An answer that stayed unusable after its repair round. It never ends the
    * job: `consequence` says what the loop did instead (a failed attempt, a

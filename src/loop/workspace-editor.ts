@@ -3,14 +3,22 @@ import type { Sandbox } from '../sandbox/sandbox.js';
 import { workspacePath } from '../sandbox/workspace-path.js';
 import { applySearchReplace } from './apply-search-replace.js';
 import type { Edit } from './schemas.js';
-import type { EditedFile } from './test-guard/findings.js';
+import type { EditedFile, TestFinding } from './test-guard/findings.js';
 import { unifiedDiff } from './unified-diff.js';
 import { shellQuote } from './workspace-tools.js';
 
-export type ApplyResult = { ok: true; paths: string[]; diff: string } | { ok: false; problems: string[] };
+export type ApplyResult =
+  | { ok: true; paths: string[]; diff: string }
+  | { ok: false; problems: string[]; refusal?: EditRefusal };
 
-/** Looks at every file an attempt would change before anything is written; problems refuse the attempt. */
-export type EditCheck = (files: EditedFile[]) => string[];
+/** Why a check refused edits that would apply: the problems the model reads, and the findings behind them. */
+export interface EditRefusal {
+  problems: string[];
+  findings: TestFinding[];
+}
+
+/** Looks at every file an attempt would change before anything is written; a refusal refuses the attempt. */
+export type EditCheck = (files: EditedFile[]) => EditRefusal | null;
 
 /** A file as this attempt found it (`before`) and as its edits leave it (`after`). */
 interface FileChange {
@@ -44,7 +52,7 @@ export class WorkspaceEditor {
 
   constructor(private readonly sandbox: Sandbox) {}
 
-  async apply(edits: Edit[], check: EditCheck = () => []): Promise<ApplyResult> {
+  async apply(edits: Edit[], check: EditCheck = () => null): Promise<ApplyResult> {
     const { pending, problems } = await this.edited(edits);
     if (problems.length > 0) return { ok: false, problems };
     if (pending.size === 0) return { ok: false, problems: ['The answer contained no edits.'] };
@@ -53,8 +61,8 @@ export class WorkspaceEditor {
       before: change.before,
       after: change.after,
     }));
-    const refused = check(files);
-    if (refused.length > 0) return { ok: false, problems: refused };
+    const refusal = check(files);
+    if (refusal) return { ok: false, problems: refusal.problems, refusal };
     return this.write(pending);
   }
 

@@ -48,6 +48,21 @@ export interface JobStore extends JobQueue {
    * nothing changed, when the record already has one or is gone.
    */
   recordCiVerdict(jobId: string, verdict: CiVerdict): Promise<boolean>;
+  /**
+   * The finished job that pushed `sha` to `repository` (`owner/name`, any
+   * case), however old, as long as the history keeps it; the newest one if
+   * several did. Looked up directly, not by reading the history.
+   */
+  pushedBy(repository: string, sha: string): Promise<JobRecord | null>;
+  /**
+   * Sets when the wait for a finished job's CI verdict ends (epoch ms on the
+   * follower's clock), or null when it waits no more. Kept on the record, so
+   * whichever worker runs next ends the wait (docs/ci-verdict.md). False,
+   * and nothing changed, when the record is gone or already has its verdict.
+   */
+  awaitCiVerdict(jobId: string, untilMs: number | null): Promise<boolean>;
+  /** Finished jobs still without a CI verdict whose wait ended by `untilMs`, soonest first, at most `limit`. */
+  dueCiVerdicts(untilMs: number, limit: number): Promise<JobRecord[]>;
   close(): Promise<void>;
 }
 
@@ -130,6 +145,8 @@ export interface JobRecord extends JobResult {
   waitMs: number;
   /** What the repository's CI said of the pushed fix, once it has (JobStore.recordCiVerdict). */
   ciVerdict?: CiVerdict;
+  /** While the fix waits for its CI verdict: when the wait ends, epoch ms (JobStore.awaitCiVerdict); gone with the verdict. */
+  ciWaitUntil?: number;
 }
 
 /** A job not finished yet, as the jobs page lists it. */

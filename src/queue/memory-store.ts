@@ -23,6 +23,7 @@ import {
 } from './job-store.js';
 import { JobStoreBase } from './job-store-base.js';
 import { expiredRunEnd, leaseStatusOf } from './lease-rules.js';
+import { MemoryCiVerdicts } from './memory-ci-verdicts.js';
 
 interface Entry {
   request: JobRequest;
@@ -53,6 +54,7 @@ export class MemoryJobStore extends JobStoreBase implements JobStore {
   private readonly records: JobRecord[] = [];
   /** Finished jobs' costs, oldest first: pruned by age only (SPEND_LEDGER_MS), never with the history. */
   private readonly spend: { installationId: number; at: number; costUsd: number }[] = [];
+  private readonly ci = new MemoryCiVerdicts(this.records);
 
   async enqueue(request: JobRequest): Promise<{ accepted: boolean; jobId: string }> {
     const now = this.now();
@@ -172,10 +174,19 @@ export class MemoryJobStore extends JobStoreBase implements JobStore {
   }
 
   async recordCiVerdict(jobId: string, verdict: CiVerdict): Promise<boolean> {
-    const record = this.records.find((candidate) => candidate.id === jobId);
-    if (record === undefined || record.ciVerdict !== undefined) return false;
-    record.ciVerdict = structuredClone(verdict);
-    return true;
+    return this.ci.recordCiVerdict(jobId, verdict);
+  }
+
+  async pushedBy(repository: string, sha: string): Promise<JobRecord | null> {
+    return this.ci.pushedBy(repository, sha);
+  }
+
+  async awaitCiVerdict(jobId: string, untilMs: number | null): Promise<boolean> {
+    return this.ci.awaitCiVerdict(jobId, untilMs);
+  }
+
+  async dueCiVerdicts(untilMs: number, limit: number): Promise<JobRecord[]> {
+    return this.ci.dueCiVerdicts(untilMs, limit);
   }
 
   async close(): Promise<void> {
@@ -260,20 +271,20 @@ export class MemoryJobStore extends JobStoreBase implements JobStore {
       this.spend.push({ installationId: entry.request.installationId, at: now, costUsd: result.costUsd });
     const spendKept = this.spend.findIndex((spent) => now - spent.at <= SPEND_LEDGER_MS);
     this.spend.splice(0, spendKept < 0 ? this.spend.length : spendKept);
-    this.records.push(
-      jobRecord(entry.request, result, {
-        enqueuedAt: entry.enqueuedAt,
-        startedAt: entry.startedAt,
-        finishedAt: now,
-        runs: entry.runs,
-      }),
-    );
+    const record = jobRecord(entry.request, result, {
+      enqueuedAt: entry.enqueuedAt,
+      startedAt: entry.startedAt,
+      finishedAt: now,
+      runs: entry.runs,
+    });
+    this.records.push(record);
+    this.ci.added(record);
     const tooOld = this.records.findIndex(
-      (record) => now - Date.parse(record.finishedAt) <= this.retention.maxAgeMs,
+      (kept) => now - Date.parse(kept.finishedAt) <= this.retention.maxAgeMs,
     );
-    this.records.splice(0, tooOld < 0 ? this.records.length : tooOld);
+    this.ci.pruned(this.records.splice(0, tooOld < 0 ? this.records.length : tooOld));
     if (this.records.length > this.retention.maxRecords)
-      this.records.splice(0, this.records.length - this.retention.maxRecords);
+      this.ci.pruned(this.records.splice(0, this.records.length - this.retention.maxRecords));
     this.signal.notify();
   }
 }

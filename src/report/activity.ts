@@ -66,6 +66,7 @@ function attemptActivity(attempt: AttemptView, maxAttempts: number, taskCommand:
     case 'passed':
       return { step: null, action: `the command passed; ${REFLECTING}`, command: null };
     case 'rejected':
+    case 'refused':
     case 'no-answer':
       return hasNext ? next : { step: null, action: REFLECTING, command: null };
     case 'failed':

@@ -2,6 +2,7 @@ import type { Edit } from '../loop/schemas.js';
 import { attemptStatus } from './attempt-status.js';
 import { commitLink } from './commit.js';
 import { costFact, formatCost, formatDuration, formatUsage, oneLine, plural } from './format.js';
+import { guardRefusal } from './guard-refusal.js';
 import type { AttemptView, JobView, ModelCall, ToolCallRecord } from './job-view.js';
 import type { BodyPart } from './limits.js';
 import { details, link, MarkdownWriter } from './markdown.js';
@@ -57,6 +58,8 @@ export function attemptHeadline(view: JobView, attempt: AttemptView, md: Markdow
       return `${title}: ❌ ${result}`;
     case 'rejected':
       return `${title}: ⚠️ the edits did not apply`;
+    case 'refused':
+      return `${title}: 🛡️ ${guardRefusal(attempt, md)}`;
     case 'no-answer':
       return `${title}: ⚠️ the model's answer could not be used`;
     case 'stopped':
@@ -95,9 +98,12 @@ function changes(attempt: AttemptView, md: MarkdownWriter): BodyPart[] {
   if (attempt.rejected) {
     const problems = attempt.rejected.map((problem) => `- ${md.line(problem, 1000)}`);
     const edits = attempt.proposal?.edits ?? [];
+    const [heading, lead] = attempt.guardFindings
+      ? ['Edits refused', 'The test guard refused the edits (tests: protect)']
+      : ['Edits rejected', 'The edits did not apply'];
     return [
-      '#### Edits rejected\n\n',
-      'The edits did not apply, so nothing was written and nothing was run:\n\n',
+      `#### ${heading}\n\n`,
+      `${lead}, so nothing was written and nothing was run:\n\n`,
       `${problems.join('\n')}\n\n`,
       ...(edits.length === 0
         ? []

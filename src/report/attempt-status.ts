@@ -8,11 +8,13 @@ export type AttemptStatus =
   | 'passed'
   | 'failed'
   | 'rejected'
+  | 'refused'
   | 'no-answer'
   | 'stopped';
 
 /** Where an attempt stands; `stopped` when the job ended in the middle of it (budget, cancel, error). */
 export function attemptStatus(attempt: AttemptView, jobFinished: boolean): AttemptStatus {
+  if (attempt.guardFindings) return 'refused';
   if (attempt.rejected) return 'rejected';
   if (!attempt.proposal && attempt.rejectedAnswers.some((answer) => answer.purpose === 'generate'))
     return 'no-answer';

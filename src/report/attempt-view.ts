@@ -1,5 +1,6 @@
 import type { LoopEvent } from '../loop/events.js';
 import type { FixProposal } from '../loop/schemas.js';
+import type { TestFinding } from '../loop/test-guard/findings.js';
 import type { TokenUsage, ToolCall } from '../model/language-model.js';
 import type { ExecResult } from '../sandbox/sandbox.js';
 
@@ -47,6 +48,8 @@ export interface AttemptView {
   applied: { paths: string[]; diff: string } | null;
   /** Why the edits were not applied; nothing was run then. */
   rejected: string[] | null;
+  /** What the test guard found when it refused the edits (tests: protect); `rejected` holds what the model read. */
+  guardFindings: TestFinding[] | null;
   run: CommandRun | null;
   decision: { retry: boolean; reason: string } | null;
   /** Answers of this attempt that could not be used (the fix proposal, the retry decision). */
@@ -66,6 +69,7 @@ export function newAttempt(number: number, maxAttempts: number): AttemptView {
     proposal: null,
     applied: null,
     rejected: null,
+    guardFindings: null,
     run: null,
     decision: null,
     rejectedAnswers: [],
@@ -92,7 +96,7 @@ export function reduceAttempt(attempt: AttemptView, event: AttemptEvent): Attemp
     case 'edits-applied':
       return { ...attempt, applied: { paths: event.paths, diff: event.diff } };
     case 'edits-rejected':
-      return { ...attempt, rejected: event.problems };
+      return { ...attempt, rejected: event.problems, guardFindings: event.guardFindings ?? null };
     case 'executed':
       return { ...attempt, run: { command: event.command, result: event.result } };
     case 'retry-decided':

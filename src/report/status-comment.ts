@@ -5,6 +5,7 @@ import { attemptStatus } from './attempt-status.js';
 import { commitLink } from './commit.js';
 import { environmentLines } from './environment-summary.js';
 import { costFact, formatDuration, formatUsage, plural } from './format.js';
+import { guardRefusal } from './guard-refusal.js';
 import type { AttemptView, JobView } from './job-view.js';
 import type { BodyPart } from './limits.js';
 import { details, link, MarkdownWriter, safeUrl } from './markdown.js';
@@ -119,6 +120,8 @@ function attemptStep(view: JobView, attempt: AttemptView, md: MarkdownWriter): s
     }
     case 'rejected':
       return `- [x] ${name}: ⚠️ the edits did not apply (${plural(attempt.rejected!.length, 'problem')}), nothing was run`;
+    case 'refused':
+      return `- [x] ${name}: 🛡️ ${guardRefusal(attempt, md)}, nothing was run`;
     case 'no-answer':
       return `- [x] ${name}: ⚠️ the model's answer could not be used, nothing was run`;
     case 'stopped':

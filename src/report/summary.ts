@@ -1,5 +1,6 @@
 import { attemptStatus } from './attempt-status.js';
 import { costFact, formatDuration, formatUsage, oneLine, plural } from './format.js';
+import { guardRefusal } from './guard-refusal.js';
 import type { AttemptView, JobView } from './job-view.js';
 import { link, type MarkdownWriter } from './markdown.js';
 import { runStatus } from './runs.js';
@@ -37,6 +38,8 @@ function attemptResult(attempt: AttemptView, view: JobView, md: MarkdownWriter):
       return `❌ ${run}`;
     case 'rejected':
       return '⚠️ the edits did not apply';
+    case 'refused':
+      return `🛡️ ${guardRefusal(attempt, md)}`;
     case 'no-answer':
       return "⚠️ the model's answer could not be used";
     case 'stopped':

@@ -58,16 +58,18 @@ function derivedReason(view: JobView, md: MarkdownWriter): string | null {
 
 /** "3 attempts: 2 ran and failed, 1 had edits that did not apply". */
 function attemptCounts(attempts: readonly AttemptView[]): string {
-  const counts = { ran: 0, rejected: 0, unusable: 0, stopped: 0 };
+  const counts = { ran: 0, rejected: 0, refused: 0, unusable: 0, stopped: 0 };
   for (const attempt of attempts) {
     const status = attemptStatus(attempt, true);
     if (status === 'rejected') counts.rejected++;
+    else if (status === 'refused') counts.refused++;
     else if (status === 'no-answer') counts.unusable++;
     else if (status === 'stopped') counts.stopped++;
     else counts.ran++;
   }
   const parts = [`${formatNumber(counts.ran)} ran and failed`];
   if (counts.rejected > 0) parts.push(`${formatNumber(counts.rejected)} had edits that did not apply`);
+  if (counts.refused > 0) parts.push(`${formatNumber(counts.refused)} refused by the test guard`);
   if (counts.unusable > 0) parts.push(`${formatNumber(counts.unusable)} got no usable answer`);
   if (counts.stopped > 0) parts.push(`${formatNumber(counts.stopped)} stopped early`);
   return `${plural(attempts.length, 'attempt')}: ${parts.join(', ')}`;
@@ -77,6 +79,8 @@ function lastAttempt(attempt: AttemptView, md: MarkdownWriter): string {
   switch (attemptStatus(attempt, true)) {
     case 'rejected':
       return 'proposed edits that did not apply';
+    case 'refused':
+      return 'proposed edits the test guard refused';
     case 'no-answer':
       return 'got an answer from the model that could not be used';
     case 'stopped':

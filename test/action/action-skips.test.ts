@@ -1,16 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
-  BROKEN_STATS,
   failedRun,
-  gitAs,
   inputsFor,
   PROJECT,
   pushBy,
+  pushOwnFix,
   readText,
   runSimulated,
   simulateRunner,
   useActionWorld,
-  writeFiles,
 } from './harness.js';
 
 /** Runs that stop before the loop: its own branch at max_rounds, an untrusted bot, a missing key. */
@@ -25,12 +23,7 @@ describe('the GitHub Action, when it has nothing to do or cannot start', () => {
     const { standin, repository, token } = await world.repository([configured]);
     // One earlier round: a commit on the branch carrying the round trailer, pushed as the action pushes.
     const clone = await world.tempDir('selfdebug-clone-');
-    const git = (...args: string[]) => gitAs(clone, token, ...args);
-    await git('clone', '--quiet', repository.cloneUrl, '.');
-    await writeFiles(clone, { 'stats.py': `# round 1\n${BROKEN_STATS}` });
-    await git('commit', '--quiet', '-am', 'selfdebug: a first try\n\nSelfdebug-Round: workflow-run');
-    await git('push', '--quiet', 'origin', 'HEAD:refs/heads/selfdebug/run-1-1');
-    const sha = (await git('rev-parse', 'HEAD')).trim();
+    const sha = await pushOwnFix(clone, repository, token);
     const model = await world.model([]);
     const run = failedRun(standin, repository.fullName, sha, { headBranch: 'selfdebug/run-1-1' });
     const root = await world.tempDir('selfdebug-action-');

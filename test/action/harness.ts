@@ -12,7 +12,7 @@ import {
   startFakeOpenAIServer,
 } from '../helpers/fake-openai-server.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
-import { FAILED_STEPS, fixProposal, PROJECT, reflection } from './project.js';
+import { BROKEN_STATS, FAILED_STEPS, fixProposal, PROJECT, reflection } from './project.js';
 import { simulateRunner } from './simulated-runner.js';
 
 /**
@@ -147,7 +147,7 @@ export function failedRun(
   standin: GitHubStandin,
   fullName: string,
   headSha: string,
-  options: { headBranch?: string; event?: string; log?: string } = {},
+  options: { headBranch?: string; event?: string; log?: string; running?: boolean } = {},
 ) {
   return standin.createWorkflowRun(fullName, {
     workflowName: 'CI',
@@ -155,6 +155,7 @@ export function failedRun(
     headBranch: options.headBranch ?? 'main',
     headSha,
     event: options.event ?? 'push',
+    running: options.running ?? false,
     jobs: [
       {
         name: 'test',
@@ -209,6 +210,24 @@ export async function reviewsOn(octokit: ProbotOctokit, number: number) {
     review_id: reviews[0]!.id,
   });
   return { reviews, comments };
+}
+
+/**
+ * An earlier fix of the Action's: a commit carrying the round trailer, pushed to its own `branch` of
+ * octo-org/app from a clone in `clone` (which stays checked out at it, as a runner's workspace). Its sha.
+ */
+export async function pushOwnFix(
+  clone: string,
+  repository: { cloneUrl: string },
+  token: string,
+  branch = 'selfdebug/run-1-1',
+): Promise<string> {
+  const git = (...args: string[]) => gitAs(clone, token, ...args);
+  await git('clone', '--quiet', repository.cloneUrl, '.');
+  await writeFiles(clone, { 'stats.py': `# round 1\n${BROKEN_STATS}` });
+  await git('commit', '--quiet', '-am', 'selfdebug: a first try\n\nSelfdebug-Round: workflow-run');
+  await git('push', '--quiet', 'origin', `HEAD:refs/heads/${branch}`);
+  return (await git('rev-parse', 'HEAD')).trim();
 }
 
 /** A folder as actions/checkout leaves GITHUB_WORKSPACE. */

@@ -15,6 +15,7 @@ import {
   workerPool,
 } from '../queue/harness.js';
 import { failedRun, mention } from '../queue/requests.js';
+import { ciVerdictStoreContract } from './ci-verdict-store-contract.js';
 
 /**
  * Time the test moves, for the stores to record and to run leases out by:
@@ -399,29 +400,7 @@ export function queueContract(adapter: { durable: boolean }, makeHarness: () => 
     expect(await reader.spentUsd(21, clock.now() + 60_000)).toBe(0);
   });
 
-  it("keeps a fix's pushed commit and the first CI verdict on its record, seen by a second process", async () => {
-    const store = await open();
-    const request = mention(60);
-    await store.enqueue(request);
-    const lease = await claimOne(store);
-    expect(await lease.complete({ ...result(), fixSha: 'f'.repeat(40) })).toBe(true);
-    const verdict = {
-      verdict: 'failed' as const,
-      reason: null,
-      sha: 'f'.repeat(40),
-      runs: 2,
-      workflows: [{ name: 'Tests', url: 'https://github.com/o/r/actions/runs/1', conclusion: 'failure' }],
-    };
-    const reader = await second(store);
-    expect(await reader.recordCiVerdict(request.id, verdict)).toBe(true);
-    // The first verdict stands; a job that is not in the history gets none.
-    expect(await store.recordCiVerdict(request.id, { ...verdict, verdict: 'passed', workflows: [] })).toBe(
-      false,
-    );
-    expect(await store.recordCiVerdict('no-such-job', verdict)).toBe(false);
-    const [record] = await store.history();
-    expect(record).toMatchObject({ id: request.id, fixSha: 'f'.repeat(40), ciVerdict: verdict });
-  });
+  ciVerdictStoreContract({ open, second });
 
   // Memory is lost on restart by design; every other clause holds for it too.
   if (!adapter.durable) return;

@@ -2,13 +2,11 @@ import { readFileSync } from 'node:fs';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { JOB_LABEL } from '../../src/adapters/docker/labels.js';
-import { SqliteJobStore } from '../../src/adapters/sqlite/sqlite-store.js';
 import type { GitHubStandin, StandinRepository } from '../fakes/github-standin/standin.js';
 import type { RuleModelServer } from '../fakes/rule-model-server.js';
 import { describeWithDocker } from '../helpers/docker.js';
 import { AppWorld } from './support/app-world.js';
 import { issueCommentPayload, reviewPayload, workflowRunPayload } from './support/payloads.js';
-import type { ProcessSettings } from './support/processes.js';
 import { PYCORRECTOR, STATS, slowRepository, UNREACHABLE } from './support/scenario-repos.js';
 
 /**
@@ -30,7 +28,6 @@ describeWithDocker('the App end to end', () => {
   let world: AppWorld;
   let standin: GitHubStandin;
   let model: RuleModelServer;
-  let settings: ProcessSettings;
   const docker = new Docker();
   const jobIds = new Set<string>();
 
@@ -42,7 +39,7 @@ describeWithDocker('the App end to end', () => {
       ...STOP.rules,
       ...RESUME.rules,
     ]);
-    ({ standin, model, settings } = world);
+    ({ standin, model } = world);
   }, 90_000);
 
   afterAll(async () => {
@@ -254,12 +251,7 @@ describeWithDocker('the App end to end', () => {
     expect(refusal!.body).toMatch(/@mallory/);
     expect(refusal!.body).toMatch(/write/);
     // The App decides before it answers a delivery: what it queued for this one is already in the queue.
-    const queue = new SqliteJobStore(settings.queuePath);
-    try {
-      expect(await queue.history({ repository: repo.fullName })).toEqual([]);
-    } finally {
-      await queue.close();
-    }
+    expect(await world.history(repo)).toEqual([]);
     expect(statusComment(repo, issue.number)).toBeUndefined();
     expect(model.calls.length).toBe(callsBefore);
     expect(standin.checkRuns(repo.fullName)).toEqual([]);

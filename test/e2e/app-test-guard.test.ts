@@ -98,11 +98,12 @@ describeWithDocker('the test guard in an App job', () => {
     expect(attempts, world.logs()).toHaveLength(6);
     REASONS.forEach((reason, index) => {
       const body = attempt(index + 1);
-      expect(body).toContain('Edits rejected');
+      expect(body).toMatch(/^### Attempt \d of 6: 🛡️ refused: /m);
+      expect(body).toContain('Edits refused');
       expect(body).toMatch(/tests: protect/);
       expect(body).toMatch(reason);
     });
-    expect(attempt(6)).not.toContain('Edits rejected');
+    expect(attempt(6)).not.toContain('Edits refused');
 
     // The tests, their expected output and the command are as the repository had them; the code is fixed.
     for (const path of ['tests/test_calc.py', 'tests/fixtures/expected.txt', 'Makefile']) {
@@ -120,7 +121,7 @@ describeWithDocker('the test guard in an App job', () => {
     const { pull, attempts } = await finished(flag);
     // Loosened, skipped, then deleted: with nothing left to fail, the third attempt passes.
     expect(attempts, world.logs()).toHaveLength(3);
-    expect(attempts.every((comment) => !comment.body.includes('Edits rejected'))).toBe(true);
+    expect(attempts.every((comment) => !comment.body.includes('Edits refused'))).toBe(true);
     const delivered = await fileOn(repo, pull.head, 'tests/test_calc.py');
     expect(delivered).toContain('@unittest.skip("flaky")');
     expect(delivered).not.toContain('test_expected_output');

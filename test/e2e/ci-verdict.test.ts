@@ -1,18 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { SqliteJobStore } from '../../src/adapters/sqlite/sqlite-store.js';
-import { GitHubStandin, type StandinRepository } from '../fakes/github-standin/standin.js';
-import { type RuleModelServer, startRuleModelServer } from '../fakes/rule-model-server.js';
-import { describeWithDocker, TEST_IMAGE } from '../helpers/docker.js';
-import { until } from '../helpers/until.js';
+import type { GitHubStandin, StandinRepository } from '../fakes/github-standin/standin.js';
+import { describeWithDocker } from '../helpers/docker.js';
+import { AppWorld } from './support/app-world.js';
 import { CI_PASSES, CI_ROUNDS, NO_CI } from './support/ci-repos.js';
-import { mentionInNewIssue } from './support/mention.js';
-import { metricsUrlOf, sample, scrape } from './support/metrics.js';
+import { sample, scrape } from './support/metrics.js';
 import { workflowRunPayload } from './support/payloads.js';
-import { AppProcess, type Child, type ProcessSettings, startWorker } from './support/processes.js';
 
 /**
  * The verdict of a repository's own CI on the App's fixes (docs/ci-verdict.md),
@@ -22,64 +14,29 @@ import { AppProcess, type Child, type ProcessSettings, startWorker } from './sup
  * commit, and their `workflow_run.completed` webhooks delivered signed.
  */
 describeWithDocker('the verdict of the repository’s CI on a fix', () => {
+  let world: AppWorld;
   let standin: GitHubStandin;
-  let model: RuleModelServer;
-  let app: AppProcess;
-  let worker: Child;
-  let settings: ProcessSettings;
-  let queueDir: string;
   let workerMetrics: string;
 
   beforeAll(async () => {
-    standin = await GitHubStandin.start();
-    model = await startRuleModelServer([...CI_PASSES.rules, ...NO_CI.rules, ...CI_ROUNDS.rules]);
-    queueDir = await mkdtemp(join(tmpdir(), 'selfdebug-e2e-ci-'));
-    settings = {
-      githubHost: standin.host,
-      appId: standin.appId,
-      privateKey: standin.privateKey,
-      webhookSecret: randomBytes(20).toString('hex'),
-      modelUrl: model.url,
-      queuePath: join(queueDir, 'queue.sqlite'),
-      image: TEST_IMAGE,
-      env: { SELFDEBUG_CONCURRENCY: '2' },
-    };
-    app = await AppProcess.start(settings);
-    worker = startWorker({ ...settings, env: { ...settings.env, SELFDEBUG_METRICS_PORT: '0' } });
-    workerMetrics = await metricsUrlOf(worker);
+    world = await AppWorld.start([...CI_PASSES.rules, ...NO_CI.rules, ...CI_ROUNDS.rules], {
+      workerEnv: { SELFDEBUG_METRICS_PORT: '0' },
+    });
+    standin = world.standin;
+    workerMetrics = await world.workerMetricsUrl();
   }, 90_000);
 
   afterAll(async () => {
-    await worker?.stop();
-    await app?.child.stop();
-    await model?.close();
-    await standin?.close();
-    if (queueDir) await rm(queueDir, { recursive: true, force: true });
+    await world?.close();
   }, 60_000);
 
-  const logs = () => `${app.child.tail()}\n${worker.tail()}`;
-  const eventually = (what: string, check: () => boolean | Promise<boolean>) =>
-    until(what, check, { intervalMs: 100, context: logs });
-
-  /** The finished jobs of `repo` as the queue keeps them: the pushed commit and its verdict. */
-  async function history(repo: StandinRepository) {
-    const store = new SqliteJobStore(settings.queuePath);
-    try {
-      return await store.history({ repository: repo.fullName });
-    } finally {
-      await store.close();
-    }
-  }
+  const eventually = (what: string, check: () => boolean | Promise<boolean>) => world.eventually(what, check);
+  const history = (repo: StandinRepository) => world.history(repo);
 
   /** A mention asking to fix `command`; resolves with the pull request once its job's record holds the pushed commit. */
   async function fixByMention(repo: StandinRepository, command: string) {
     standin.setPermission(repo.fullName, 'alice', 'write');
-    const { payload } = mentionInNewIssue(standin, repo, {
-      login: 'alice',
-      body: `@selfdebug fix \`${command}\``,
-      issueText: `\`${command}\` fails`,
-    });
-    expect((await app.deliver('issue_comment', payload)).status, logs()).toBe(200);
+    await world.mention(repo, 'alice', `@selfdebug fix \`${command}\``, `\`${command}\` fails`);
     await eventually('the pull request', () => standin.pulls(repo.fullName).length === 1);
     await eventually('the job that pushed it to be recorded', async () =>
       (await history(repo)).some((record) => record.fixSha),
@@ -124,14 +81,14 @@ describeWithDocker('the verdict of the repository’s CI on a fix', () => {
       conclusion: outcome,
       pullRequests: [at.pull],
     });
-    expect((await app.deliver('workflow_run', payload)).status, logs()).toBe(200);
+    expect((await world.app.deliver('workflow_run', payload)).status, world.logs()).toBe(200);
   }
 
   const body = (repo: StandinRepository) => standin.pulls(repo.fullName)[0]?.body ?? '';
   /** As Prometheus adds them up: the App (told by webhooks) and the worker (told of pushed fixes) both count. */
   const verdicts = async (verdict: string) => {
     let total = 0;
-    for (const url of [`${app.url}/metrics`, workerMetrics])
+    for (const url of [`${world.app.url}/metrics`, workerMetrics])
       total += sample((await scrape(url)).text, 'selfdebug_fix_ci_verdicts_total', { verdict });
     return total;
   };
@@ -144,16 +101,16 @@ describeWithDocker('the verdict of the repository’s CI on a fix', () => {
     await ciRan(repo, { branch: pull.head, sha, pull: pull.number }, 'success');
     await eventually('the verdict in the pull request', () => body(repo).includes('Your CI passed'));
     expect(body(repo)).toContain(`**Your CI passed** on \`${sha.slice(0, 7)}\``);
-    expect(standin.checkRuns(repo.fullName)).toContainEqual(
-      expect.objectContaining({ name: 'selfdebug: your CI', headSha: sha, conclusion: 'success' }),
-    );
-    // The status comment is written last.
     await eventually('the verdict in the status comment', () =>
       standin
         .comments(repo.fullName, 1)
         .some(
           (comment) => comment.body.includes('selfdebug:status') && comment.body.includes('Your CI passed'),
         ),
+    );
+    // The pull request's body first (a repeat stops there), then the check run, then the comment.
+    expect(standin.checkRuns(repo.fullName)).toContainEqual(
+      expect.objectContaining({ name: 'selfdebug: your CI', headSha: sha, conclusion: 'success' }),
     );
     expect((await history(repo))[0]!.ciVerdict).toMatchObject({ verdict: 'passed', sha });
     expect(await verdicts('passed')).toBe(1);

@@ -1,7 +1,10 @@
+import type { Duplex } from 'node:stream';
 import Docker from 'dockerode';
 import { afterEach, describe, expect, it } from 'vitest';
+import { drain } from '../../src/adapters/docker/container-calls.js';
 import { DockerSandboxProvider } from '../../src/adapters/docker/docker-sandbox-provider.js';
 import { JOB_LABEL, MANAGED_LABEL } from '../../src/adapters/docker/labels.js';
+import { StreamDemuxer } from '../../src/adapters/docker/stream-demuxer.js';
 import { parseSandboxConfig } from '../../src/config/load-config.js';
 import type { SandboxConfigInput } from '../../src/config/sandbox-config.js';
 import { ContainerDiedError, EngineUnreachableError, ImagePullError } from '../../src/errors/index.js';
@@ -68,6 +71,33 @@ describeWithDocker('DockerSandbox', () => {
         filters: { label: [`${JOB_LABEL}=${jobId}`] },
       });
       expect(listed.map((container) => container.Id)).toEqual([sandbox.id]);
+    });
+
+    it("ends what a command left when it ends, never another exec running beside it (a file's helper)", async () => {
+      const sandbox = await openSandbox();
+      const user = (await sandbox.exec('echo "$(id -u):$(id -g)"')).stdout.trim();
+      // An exec as the file helpers run: the same user, its stdin still open, so it runs until the test ends it.
+      const beside = await docker.getContainer(sandbox.id).exec({
+        Cmd: ['sh', '-c', 'touch .beside; cat; echo still here'],
+        User: user,
+        WorkingDir: sandbox.workdir,
+        AttachStdin: true,
+        AttachStdout: true,
+        AttachStderr: true,
+      });
+      const stream = (await beside.start({ hijack: true, stdin: true })) as Duplex;
+      const output: string[] = [];
+      const drained = drain(stream, new StreamDemuxer((_, payload) => output.push(payload.toString())));
+      // The command ends once the exec beside it runs, leaving a process of its own; its sweep comes before its result.
+      const command = await sandbox.exec(
+        'until [ -e .beside ]; do sleep 0.01; done; setsid sleep 301 & echo left',
+      );
+      expect(command).toMatchObject({ exitCode: 0, stdout: 'left\n' });
+      stream.end('through\n');
+      await drained;
+      expect(output.join('')).toBe('through\nstill here\n');
+      expect((await beside.inspect()).ExitCode).toBe(0);
+      expect((await sandbox.exec('ps -eo args --no-headers')).stdout).not.toMatch(/sleep 301/);
     });
 
     it('reports a container that died under the job with a typed error', async () => {

@@ -1,84 +1,28 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { PrometheusMetrics } from '../../src/adapters/prometheus/index.js';
-import type { CiRun } from '../../src/ci-verdict/ci-verdict.js';
-import { CiVerdictFollower, type PushedFix } from '../../src/jobs/ci-verdict-follower.js';
-import { CI_VERDICT_CHECK } from '../../src/jobs/ci-verdict-writer.js';
-import { MemoryJobStore } from '../../src/queue/memory-store.js';
-import { silentLogger } from '../../src/util/logger.js';
-import { FakeCiHost } from '../fakes/fake-ci-host.js';
-import { ManualTimers } from '../helpers/manual-timers.js';
-import { claimOne, result } from '../queue/harness.js';
-import { mention } from '../queue/requests.js';
+import type { CiVerdictFollower } from '../../src/jobs/ci-verdict-follower.js';
+import { ciFollowerFixture, ciRun, MINUTE, SWEEP_MS } from './ci-follower-fixture.js';
 
 const SHA_1 = '1'.repeat(40);
 const SHA_2 = '2'.repeat(40);
-const HOUR = 60 * 60_000;
-
-function run(id: number, name: string, status: string, conclusion: string | null = null): CiRun {
-  return { id, name, url: `https://github.com/octo/repo/actions/runs/${id}`, status, conclusion };
-}
+const HOUR = 60 * MINUTE;
 
 describe('CiVerdictFollower', () => {
-  let store: MemoryJobStore;
-  let host: FakeCiHost;
-  let timers: ManualTimers;
-  let metrics: PrometheusMetrics;
+  let fixture: Awaited<ReturnType<typeof ciFollowerFixture>>;
   let follower: CiVerdictFollower;
-  let pull: { number: number; url: string };
 
   beforeEach(async () => {
-    store = new MemoryJobStore();
-    host = new FakeCiHost('octo/repo');
-    timers = new ManualTimers();
-    metrics = new PrometheusMetrics({ processMetrics: false });
-    follower = new CiVerdictFollower({
-      store,
-      hostFor: async () => host,
-      metrics,
-      timers,
-      logger: silentLogger,
-    });
-    pull = await host.createPullRequest({
-      title: 't',
-      body: 'The fix.',
-      head: 'selfdebug/x',
-      base: 'main',
-      draft: true,
-    });
+    fixture = await ciFollowerFixture();
+    follower = fixture.follower().start();
   });
 
-  /** A finished job that pushed `sha` to the pull request, with its status comment; returns the comment id. */
-  async function pushed(sha: string): Promise<{ fix: PushedFix; commentId: number }> {
-    const request = mention(3);
-    const status = await host.createComment(3, `<!-- selfdebug:status job=${request.id} -->\nFixed.`);
-    await store.enqueue(request);
-    const lease = await claimOne(store);
-    const links = { pullRequest: pull.url, statusComment: status.url, checkRun: null };
-    await lease.complete({ ...result(), links, fixSha: sha });
-    follower.onRecorded(lease.job, { ...result(), links, fixSha: sha });
-    return { fix: { installationId: 1, repository: 'octo/repo', sha }, commentId: status.id };
-  }
-
-  const settled = async () => {
-    // The worker's hook does not wait; one more turn of the follower lets its writes land.
-    for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
-  };
-  const body = () => host.pulls.find((candidate) => candidate.number === pull.number)!.body;
-  const counted = async (verdict: string) => {
-    const { text } = await metrics.exposition();
-    const line = text
-      .split('\n')
-      .find((entry) => entry.startsWith(`selfdebug_fix_ci_verdicts_total{verdict="${verdict}"}`));
-    return line === undefined ? 0 : Number(line.split(' ').at(-1));
-  };
-
   it('waits while runs are unfinished, then writes "passed" once, wherever it is told again', async () => {
-    host.ci.set(SHA_1, [run(1, 'Tests', 'in_progress')]);
-    const { fix, commentId } = await pushed(SHA_1);
-    await settled();
-    expect(host.checkRuns.filter((check) => check.name === CI_VERDICT_CHECK)).toEqual([]);
+    const { host, store, body, counted, verdictChecks } = fixture;
+    host.ci.set(SHA_1, [ciRun(1, 'Tests', 'in_progress')]);
+    const { fix, commentId } = await fixture.pushed(follower, SHA_1);
+    await fixture.settled();
+    expect(verdictChecks()).toEqual([]);
 
-    host.ci.set(SHA_1, [run(1, 'Tests', 'completed', 'success')]);
+    host.ci.set(SHA_1, [ciRun(1, 'Tests', 'completed', 'success')]);
     await follower.runCompleted(fix);
     await follower.runCompleted(fix);
 
@@ -87,65 +31,67 @@ describe('CiVerdictFollower', () => {
     expect(host.comments.find((comment) => comment.id === commentId)!.body).toMatch(
       /Fixed\.[\s\S]*Your CI passed/,
     );
-    const checks = host.checkRuns.filter((check) => check.name === CI_VERDICT_CHECK);
-    expect(checks).toEqual([
+    expect(verdictChecks()).toEqual([
       expect.objectContaining({ headSha: SHA_1, status: 'completed', conclusion: 'success' }),
     ]);
     expect(await counted('passed')).toBe(1);
-    expect((await store.history())[0]!.ciVerdict).toMatchObject({ verdict: 'passed', sha: SHA_1 });
+    const [record] = await store.history();
+    expect(record!.ciVerdict).toMatchObject({ verdict: 'passed', sha: SHA_1 });
+    expect(record!.ciWaitUntil).toBeUndefined();
     // The wait's end finds the verdict there and writes nothing more.
-    timers.advance(HOUR);
-    await settled();
+    await fixture.advance(2 * HOUR);
     expect(await counted('passed')).toBe(1);
   });
 
   it('says "no CI" at once when the repository has no active workflow', async () => {
-    host.activeWorkflows = 0;
-    await pushed(SHA_1);
-    await settled();
-    expect(body()).toContain('**No CI** on `1111111`');
-    expect(host.checkRuns.find((check) => check.name === CI_VERDICT_CHECK)).toMatchObject({
-      conclusion: 'neutral',
-    });
-    expect(await counted('unknown')).toBe(1);
+    fixture.host.activeWorkflows = 0;
+    await fixture.pushed(follower, SHA_1);
+    await fixture.settled();
+    expect(fixture.body()).toContain('**No CI** on `1111111`');
+    expect(fixture.verdictChecks()).toEqual([expect.objectContaining({ conclusion: 'neutral' })]);
+    expect(await fixture.counted('unknown')).toBe(1);
   });
 
-  it('calls the verdict unknown when the wait ends before the runs do, naming them', async () => {
+  it('calls the verdict unknown at the first sweep after the wait ends, naming the unfinished runs', async () => {
+    const { host, body } = fixture;
     host.config = { ci_verdict: { wait_minutes: 30 } };
-    host.ci.set(SHA_1, [run(1, 'Tests', 'completed', 'success'), run(2, 'Slow', 'queued')]);
-    await pushed(SHA_1);
-    await settled();
-    timers.advance(30 * 60_000 - 1);
-    await settled();
+    host.ci.set(SHA_1, [ciRun(1, 'Tests', 'completed', 'success'), ciRun(2, 'Slow', 'queued')]);
+    await fixture.pushed(follower, SHA_1);
+    await fixture.settled();
+    // The wait's end is kept on the record, where any worker finds it.
+    expect((await fixture.store.history())[0]!.ciWaitUntil).toBe(30 * MINUTE);
+    for (let minute = 1; minute < 30; minute++) await fixture.advance(SWEEP_MS);
     expect(body()).not.toContain('Your CI');
-    timers.advance(1);
-    await settled();
+    await fixture.advance(SWEEP_MS);
     expect(body()).toContain('[Slow](https://github.com/octo/repo/actions/runs/2) had not finished');
-    expect(await counted('unknown')).toBe(1);
+    expect(await fixture.counted('unknown')).toBe(1);
   });
 
   it('never waits with `ci_verdict: off`', async () => {
+    const { host, store } = fixture;
     host.config = { ci_verdict: 'off' };
     host.activeWorkflows = 0;
-    const { fix } = await pushed(SHA_1);
-    await settled();
+    const { fix } = await fixture.pushed(follower, SHA_1);
+    await fixture.settled();
     await follower.runCompleted(fix);
     expect(host.asked).toBe(0);
-    expect(body()).toBe('The fix.');
-    expect(timers.armed).toBe(0);
+    expect(fixture.body()).toBe('The fix.');
+    expect(await store.dueCiVerdicts(Number.MAX_SAFE_INTEGER, 10)).toEqual([]);
+    expect((await store.history())[0]!.ciWaitUntil).toBeUndefined();
   });
 
   it("shows every round's verdict on the pull request: a failure with its workflows, then a pass", async () => {
-    host.ci.set(SHA_1, [run(1, 'Tests', 'completed', 'failure'), run(2, 'Lint', 'completed', 'success')]);
-    await pushed(SHA_1);
-    await settled();
+    const { host, body, counted } = fixture;
+    host.ci.set(SHA_1, [ciRun(1, 'Tests', 'completed', 'failure'), ciRun(2, 'Lint', 'completed', 'success')]);
+    await fixture.pushed(follower, SHA_1);
+    await fixture.settled();
     expect(body()).toContain(
       '**Your CI failed** on `1111111`: [Tests](https://github.com/octo/repo/actions/runs/1)',
     );
 
-    host.ci.set(SHA_2, [run(3, 'Tests', 'completed', 'success')]);
-    await pushed(SHA_2);
-    await settled();
+    host.ci.set(SHA_2, [ciRun(3, 'Tests', 'completed', 'success')]);
+    await fixture.pushed(follower, SHA_2);
+    await fixture.settled();
     const text = body();
     expect(text).toMatch(
       /- Round 1: ❌ \*\*Your CI failed\*\* on `1111111`[\s\S]*- Round 2: ✅ \*\*Your CI passed\*\* on `2222222`/,
@@ -157,6 +103,6 @@ describe('CiVerdictFollower', () => {
 
   it('leaves a commit no job of ours pushed alone', async () => {
     await follower.runCompleted({ installationId: 1, repository: 'octo/repo', sha: SHA_2 });
-    expect(host.asked).toBe(0);
+    expect(fixture.host.asked).toBe(0);
   });
 });

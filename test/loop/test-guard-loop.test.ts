@@ -35,6 +35,8 @@ describe('the test guard in the loop', () => {
     rejected.forEach((event, index) => {
       expect(event.problems[0]).toMatch(/tests: protect/);
       expect(event.problems.slice(1).join('\n')).toMatch(reasons[index] as RegExp);
+      // The reports head the attempt from the findings behind the problems.
+      expect(event.guardFindings?.map((finding) => finding.reason)).toEqual(event.problems.slice(1));
       // The next attempt's prompt carries the refusal in the same words.
       const prompt = JSON.stringify(model.calls[index + 1]?.messages);
       expect(prompt).toMatch(/fix the code under test instead/);

@@ -1,6 +1,7 @@
 import type { LoopEvent, LoopOutcome, ReproductionStatus, Spend } from '../../src/loop/events.js';
 import type { Edit, Reflection } from '../../src/loop/schemas.js';
 import { loopLimitsSchema } from '../../src/loop/task.js';
+import type { TestFinding } from '../../src/loop/test-guard/findings.js';
 import type { TokenUsage, ToolCall } from '../../src/model/language-model.js';
 import { type JobContext, type JobView, jobView } from '../../src/report/job-view.js';
 import type { ExecResult } from '../../src/sandbox/sandbox.js';
@@ -213,8 +214,14 @@ export class EventList {
     return this.add({ type: 'edits-applied', attempt, paths, diff });
   }
 
-  rejected(attempt: number, problems: string[]): this {
-    return this.add({ type: 'edits-rejected', attempt, problems });
+  /** Edits that did not apply, or with `guardFindings` edits the test guard refused. */
+  rejected(attempt: number, problems: string[], guardFindings?: TestFinding[]): this {
+    return this.add({
+      type: 'edits-rejected',
+      attempt,
+      problems,
+      ...(guardFindings ? { guardFindings } : {}),
+    });
   }
 
   executed(attempt: number, result: ExecResult): this {

@@ -121,7 +121,7 @@ describeWithDocker('container lifecycle attacks (real engine)', () => {
       open.push(sandbox);
       const controller = new AbortController();
       const running = sandbox.exec(`${DETACH}\ntouch .detached\nsleep 600`, { signal: controller.signal });
-      // Watched through the file port: a second command would end this one, as every command's sweep does.
+      // Watched through the file port: a sandbox runs one command at a time.
       await until('the detached processes run', async () => (await sandbox.readFile('.detached')) !== null);
       controller.abort();
       expect(await running).toMatchObject({ exitCode: 130, end: 'cancelled' });

@@ -465,7 +465,7 @@ describeWithDocker('sandbox attacks (real engine, default settings)', () => {
       expect(
         (await first.exec(`echo ${token} > /workspace/${token}; echo ${token} > /tmp/${token}`)).exitCode,
       ).toBe(0);
-      // A process of job A that runs while job B looks (a second command in A would sweep it away).
+      // A process of job A that runs while job B looks (a sandbox runs one command at a time).
       // It says when it runs, under its name (the engine's process list cannot tell: under gVisor it shows none
       // of the container's processes).
       const cancel = new AbortController();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type CiRun, decideCiVerdict } from '../../src/ci-verdict/ci-verdict.js';
+import { type CiRun, decideCiVerdict, decideCiVerdictNow } from '../../src/ci-verdict/ci-verdict.js';
 import { parseRepoConfigText } from '../../src/config/repo-config.js';
 import { ciVerdictWaitMs } from '../../src/config/repo-config-mappers.js';
 
@@ -101,5 +101,32 @@ describe('ci_verdict in .github/selfdebug.yml', () => {
       const result = parseRepoConfigText(text, '.github/selfdebug.yml');
       expect(result.ok, text).toBe(false);
     }
+  });
+});
+
+describe('decideCiVerdictNow (the Action, which cannot wait)', () => {
+  it('fails at once on a failure, though another run still goes: nothing can turn it into a pass', () => {
+    const runs = [run(1, 'Tests', 'completed', 'failure'), run(2, 'Slow', 'in_progress')];
+    const verdict = decideCiVerdictNow(SHA, runs);
+    expect(verdict).toMatchObject({ verdict: 'failed', sha: SHA, runs: 2 });
+    expect(verdict?.workflows).toEqual([
+      { name: 'Tests', url: 'https://github.com/o/r/actions/runs/1', conclusion: 'failure' },
+    ]);
+  });
+
+  it('stays open while a run goes and none failed; passes once all are done', () => {
+    expect(decideCiVerdictNow(SHA, [run(1, 'Slow', 'queued')])).toBeNull();
+    expect(decideCiVerdictNow(SHA, [run(1, 'Tests', 'completed', 'success')])).toMatchObject({
+      verdict: 'passed',
+      runs: 1,
+    });
+  });
+
+  it('is "no CI" when no run is listed, and unknown when a run was cancelled', () => {
+    expect(decideCiVerdictNow(SHA, [])).toMatchObject({ verdict: 'unknown', reason: 'no-ci', runs: 0 });
+    expect(decideCiVerdictNow(SHA, [run(1, 'Tests', 'completed', 'cancelled')])).toMatchObject({
+      verdict: 'unknown',
+      reason: 'cancelled',
+    });
   });
 });

@@ -209,6 +209,22 @@ describe('FixProgress', () => {
     expect(text).not.toMatch(ANY_ESCAPE);
   });
 
+  it('says when the test guard refused the edits rather than that they did not apply', () => {
+    const reason = 'test_stats.py: a skip marker was added.';
+    const refused = events.map((event) =>
+      event.type === 'edits-rejected'
+        ? {
+            ...event,
+            problems: ['The repository protects its tests (tests: protect).', reason],
+            guardFindings: [{ path: 'test_stats.py', kind: 'skip-added' as const, reason }],
+          }
+        : event,
+    );
+    expect(render({ isTTY: false }, refused)).toContain(
+      `  edits refused by the test guard, nothing was run:\n    - The repository protects its tests (tests: protect).\n    - ${reason}\n`,
+    );
+  });
+
   it('leaves the cost out when prices are unknown', () => {
     const text = render({ isTTY: false, showCost: false });
     expect(text).toContain(

@@ -63,6 +63,25 @@ export class BullmqKeys {
     return this.key(`latest:${repository}#${issueNumber}`);
   }
 
+  /** Finished jobs' CI verdicts by job id, beside their records (bullmq-ci-verdicts.ts). */
+  get ciVerdicts(): string {
+    return this.key('ci-verdicts');
+  }
+
+  /** Finished jobs waiting for a CI verdict, scored by when the wait ends. */
+  get ciWaits(): string {
+    return this.key('ci-waits');
+  }
+
+  /** The job that pushed each fix, by `repository|sha`; `fix-keys` names each job's field there, for pruning. */
+  get fixes(): string {
+    return this.key('fixes');
+  }
+
+  get fixKeys(): string {
+    return this.key('fix-keys');
+  }
+
   /** Ends a job once, under `token` ('' whoever holds it): history record in, bookkeeping out. */
   async finish(
     redis: Redis,
@@ -85,6 +104,10 @@ export class BullmqKeys {
         this.containers,
         this.checkpoints(id),
         this.spend(record.installationId),
+        this.ciVerdicts,
+        this.ciWaits,
+        this.fixes,
+        this.fixKeys,
       ],
       [
         id,
@@ -96,8 +119,14 @@ export class BullmqKeys {
         retention.maxRecords,
         record.costUsd,
         SPEND_LEDGER_MS,
+        record.fixSha ? fixKey(record.repository, record.fixSha) : '',
       ],
     );
     return reply === 1;
   }
+}
+
+/** The field of `fixes` for a pushed commit: the repository in lower case, as every lookup spells it. */
+export function fixKey(repository: string, sha: string): string {
+  return `${repository.toLowerCase()}|${sha}`;
 }

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
-import type { CiVerdict } from '../../ci-verdict/ci-verdict.js';
 import { openJob } from '../../queue/job-record.js';
 import type { HistoryQuery, JobRecord, OpenJob } from '../../queue/job-store.js';
+import { readRecords } from './bullmq-ci-verdicts.js';
 import type { BullmqKeys, OpenEntry } from './bullmq-keys.js';
 
 /**
@@ -46,34 +46,7 @@ export async function readHistory(redis: Redis, keys: BullmqKeys, query: History
   const limit = query.limit ?? 100;
   const repository = query.repository?.toLowerCase();
   const ids = await redis.zrevrange(keys.key('history'), 0, repository === undefined ? limit - 1 : -1);
-  if (ids.length === 0) return [];
-  const verdicts = await redis.hmget(keys.key('ci-verdicts'), ...ids);
-  const records = (await redis.hmget(keys.key('records'), ...ids))
-    .map((text, index) => withVerdict(text, verdicts[index] ?? null))
-    .filter((record): record is JobRecord => record !== null);
-  return records
+  return (await readRecords(redis, keys, ids))
     .filter((record) => repository === undefined || record.repository.toLowerCase() === repository)
     .slice(0, limit);
-}
-
-/** A record with the CI verdict kept beside it (recordCiVerdict), if any. */
-function withVerdict(text: string | null, verdict: string | null): JobRecord | null {
-  if (text === null) return null;
-  const record = JSON.parse(text) as JobRecord;
-  return verdict === null ? record : { ...record, ciVerdict: JSON.parse(verdict) };
-}
-
-/**
- * Keeps a finished job's CI verdict in a hash of its own: HSETNX lets the
- * first verdict stand without rewriting the record, whose JSON a Lua script
- * would re-encode (cjson turns empty arrays into objects).
- */
-export async function recordCiVerdict(
-  redis: Redis,
-  keys: BullmqKeys,
-  jobId: string,
-  verdict: CiVerdict,
-): Promise<boolean> {
-  if ((await redis.hexists(keys.key('records'), jobId)) !== 1) return false;
-  return (await redis.hsetnx(keys.key('ci-verdicts'), jobId, JSON.stringify(verdict))) === 1;
 }

@@ -25,11 +25,12 @@ import {
 } from '../../queue/job-store.js';
 import { JobStoreBase } from '../../queue/job-store-base.js';
 import { abandonedAfter } from '../../queue/lease-rules.js';
+import { awaitCiVerdict, dueCiVerdicts, pushedBy, recordCiVerdict } from './bullmq-ci-verdicts.js';
 import { JobFetcher } from './bullmq-fetcher.js';
 import { finishUnleased } from './bullmq-finish.js';
 import { BullmqKeys, type OpenEntry } from './bullmq-keys.js';
 import { bullmqLease, runClaim } from './bullmq-lease.js';
-import { listOpenJobs, readHistory, recordCiVerdict, spentSince } from './bullmq-queries.js';
+import { listOpenJobs, readHistory, spentSince } from './bullmq-queries.js';
 import { ENQUEUE, FLAG_CANCEL } from './redis-scripts.js';
 
 export interface BullmqStoreOptions extends StoreOptions {
@@ -202,6 +203,18 @@ export class BullmqJobStore extends JobStoreBase implements JobStore {
 
   recordCiVerdict(jobId: string, verdict: CiVerdict): Promise<boolean> {
     return recordCiVerdict(this.redis, this.keys, jobId, verdict);
+  }
+
+  pushedBy(repository: string, sha: string): Promise<JobRecord | null> {
+    return pushedBy(this.redis, this.keys, repository, sha);
+  }
+
+  awaitCiVerdict(jobId: string, untilMs: number | null): Promise<boolean> {
+    return awaitCiVerdict(this.redis, this.keys, jobId, untilMs);
+  }
+
+  dueCiVerdicts(untilMs: number, limit: number): Promise<JobRecord[]> {
+    return dueCiVerdicts(this.redis, this.keys, untilMs, limit);
   }
 
   async close(): Promise<void> {

@@ -101,10 +101,13 @@ return 1
 `);
 
 /**
- * KEYS: lock, open, meta, done, history, records, serial, containers, checkpoints, spend.
- * ARGV: id, token ('' = whoever holds it), record, now, dedupeMs, maxAgeMs, maxRecords, costUsd, ledgerMs.
+ * KEYS: lock, open, meta, done, history, records, serial, containers, checkpoints, spend,
+ * ci-verdicts, ci-waits, fixes, fix-keys.
+ * ARGV: id, token ('' = whoever holds it), record, now, dedupeMs, maxAgeMs, maxRecords, costUsd, ledgerMs,
+ * fix key ('' when the job pushed no commit).
  * Ends the job once: its record goes into the history, which is trimmed to the retention limits,
  * and its cost into the installation's spend ledger (`id|cost` scored by time), trimmed by age only.
+ * A pushed commit is indexed to its job; a pruned job's CI verdict, wait and index entry go with it.
  */
 export const FINISH = new RedisScript(`
 if ARGV[2] ~= '' and redis.call('GET', KEYS[1]) ~= ARGV[2] then return 0 end
@@ -116,6 +119,10 @@ redis.call('HSET', KEYS[6], ARGV[1], ARGV[3])
 if redis.call('GET', KEYS[7]) == ARGV[1] then redis.call('DEL', KEYS[7]) end
 redis.call('ZREM', KEYS[8], ARGV[1])
 if tonumber(ARGV[8]) > 0 then redis.call('ZADD', KEYS[10], ARGV[4], ARGV[1] .. '|' .. ARGV[8]) end
+if ARGV[10] ~= '' then
+  redis.call('HSET', KEYS[13], ARGV[10], ARGV[1])
+  redis.call('HSET', KEYS[14], ARGV[1], ARGV[10])
+end
 redis.call('ZREMRANGEBYSCORE', KEYS[10], '-inf', '(' .. (tonumber(ARGV[4]) - tonumber(ARGV[9])))
 local drop = redis.call('ZRANGEBYSCORE', KEYS[5], '-inf', tonumber(ARGV[4]) - tonumber(ARGV[6]))
 local extra = redis.call('ZCARD', KEYS[5]) - #drop - tonumber(ARGV[7])
@@ -125,6 +132,28 @@ end
 for _, id in ipairs(drop) do
   redis.call('ZREM', KEYS[5], id)
   redis.call('HDEL', KEYS[6], id)
+  redis.call('HDEL', KEYS[11], id)
+  redis.call('ZREM', KEYS[12], id)
+  local fix = redis.call('HGET', KEYS[14], id)
+  if fix then
+    redis.call('HDEL', KEYS[14], id)
+    if redis.call('HGET', KEYS[13], fix) == id then redis.call('HDEL', KEYS[13], fix) end
+  end
 end
+return 1
+`);
+
+/** KEYS: records, ci-verdicts, ci-waits. ARGV: id, verdict. The first verdict stands, and ends the wait. */
+export const RECORD_CI_VERDICT = new RedisScript(`
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
+if redis.call('HSETNX', KEYS[2], ARGV[1], ARGV[2]) == 0 then return 0 end
+redis.call('ZREM', KEYS[3], ARGV[1])
+return 1
+`);
+
+/** KEYS: records, ci-verdicts, ci-waits. ARGV: id, when the wait ends ('' = no wait). Returns 0 when gone or judged. */
+export const AWAIT_CI_VERDICT = new RedisScript(`
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 or redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then return 0 end
+if ARGV[2] == '' then redis.call('ZREM', KEYS[3], ARGV[1]) else redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1]) end
 return 1
 `);

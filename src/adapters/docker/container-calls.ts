@@ -67,18 +67,6 @@ export class ContainerCalls {
     maxBytes: number,
     input?: Buffer,
   ): Promise<{ exitCode: number; stdout: Buffer; stderr: string }> {
-    const first = await this.runBytesOnce(cmd, maxBytes, input);
-    // The helpers answer every failure of their own in words. One that ends without a word never ran:
-    // gVisor's exec can rarely fail so while another command runs. Reading and writing are safe to repeat.
-    const silent = first.exitCode !== 0 && first.stdout.length === 0 && first.stderr === '';
-    return silent ? this.runBytesOnce(cmd, maxBytes, input) : first;
-  }
-
-  private async runBytesOnce(
-    cmd: string[],
-    maxBytes: number,
-    input?: Buffer,
-  ): Promise<{ exitCode: number; stdout: Buffer; stderr: string }> {
     const stdout: Buffer[] = [];
     const stderr = new OutputRecorder(16 * 1024);
     let kept = 0;

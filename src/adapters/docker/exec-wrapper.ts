@@ -3,22 +3,47 @@
  * What a command left that is not in its process group (`setsid`, `nohup`,
  * a double fork, `disown`) goes too, before the command's result is
  * returned: every process but init, the container's own `sleep` (the
- * oldest one left, so the lowest pid) and this wrapper. First stopped, so a
- * fork bomb cannot refill the slots the kills free, then killed. Builtins
- * only, over /proc: the pids limit may be used up. Root's processes are out
- * of reach of `kill` here, and none are the command's.
+ * oldest one left, so the lowest pid), this wrapper, and the other execs the
+ * engine runs beside it at that moment (a file read or write, a kill: they
+ * run as the same user). First stopped, so a fork bomb cannot refill the
+ * slots the kills free, then killed. Builtins only, over /proc: the pids
+ * limit may be used up. Root's processes are out of reach of `kill` here,
+ * and none are the command's.
+ *
+ * Another exec is told apart by its line of parents, which a process cannot
+ * choose: the engine enters an exec into the container from outside, so its
+ * first process has parent 0, under runc and gVisor alike. What a command
+ * started leads up to this wrapper, or to init once its parent is gone
+ * (orphans are handed to init), never to another exec. Each round keeps
+ * what it learnt of a process's line (`line`), so it reads each once.
  */
 const SWEEP = [
   'keep=0',
   'for d in /proc/[0-9]*; do p=${d#/proc/}; ((p > 1 && (keep == 0 || p < keep))) && keep=$p; done',
+  'declare -A line',
+  // Succeeds when process $1 descends from another exec (its line of parents ends at parent 0, not here).
+  'other_exec() {',
+  '  local q=$1 up stat verdict=0 walked=()',
+  '  while ((q > 1 && q != $$)); do',
+  '    [[ -n ${line[$q]} ]] && { verdict=${line[$q]}; break; }',
+  '    walked+=("$q")',
+  '    read -r stat < "/proc/$q/stat" 2>/dev/null || break',
+  '    up=${stat##*) }; up=${up#* }; up=${up%% *}',
+  '    ((up == 0)) && { verdict=1; break; }',
+  '    q=$up',
+  '  done',
+  '  for q in "${walked[@]}"; do line[$q]=$verdict; done',
+  '  ((verdict))',
+  '}',
   'signal_all() {',
-  '  found=0',
+  '  found=0; line=()',
   '  for d in /proc/[0-9]*; do',
   '    p=${d#/proc/}',
   '    ((p == 1 || p == keep || p == $$)) && continue',
   '    read -r stat < "$d/stat" 2>/dev/null || continue',
   '    state=${stat##*) }; state=${state%% *}',
   '    [[ $state == Z || ($1 == STOP && $state == [Tt]) ]] && continue',
+  '    other_exec "$p" && continue',
   '    kill -"$1" "$p" 2>/dev/null && found=1',
   '  done',
   '}',

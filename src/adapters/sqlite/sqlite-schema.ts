@@ -10,7 +10,10 @@ import type { OpenTimes } from '../../queue/job-record.js';
  * Finished jobs' costs live in `spend`, pruned by age only (SPEND_LEDGER_MS),
  * so the cost ceiling sees its whole period whatever the history keeps.
  * Version 2 added `spend`: an older selfdebug refuses the file rather than
- * finish jobs without recording what they cost.
+ * finish jobs without recording what they cost. The pushed commit and the
+ * wait for its CI verdict stay in the record's JSON, found through indexes
+ * on those JSON fields: an older file gains them when opened, and records
+ * written before still have their fix found, so no version was needed.
  */
 export const SCHEMA_VERSION = 2;
 
@@ -42,6 +45,8 @@ CREATE INDEX IF NOT EXISTS jobs_open ON jobs (state, seq) WHERE state <> 'done';
 CREATE INDEX IF NOT EXISTS jobs_issue ON jobs (repository, issue_number, seq);
 CREATE INDEX IF NOT EXISTS jobs_serial ON jobs (repository, serial_key) WHERE state = 'running';
 CREATE INDEX IF NOT EXISTS jobs_finished ON jobs (finished_at) WHERE state = 'done';
+CREATE INDEX IF NOT EXISTS jobs_fix ON jobs (repository, json_extract(record, '$.fixSha')) WHERE state = 'done';
+CREATE INDEX IF NOT EXISTS jobs_ci_wait ON jobs (json_extract(record, '$.ciWaitUntil')) WHERE state = 'done';
 CREATE TABLE IF NOT EXISTS dedupe (
   key TEXT PRIMARY KEY,
   job_id TEXT NOT NULL,
@@ -127,8 +132,17 @@ export const SQL = {
     SELECT seq FROM jobs WHERE state = 'done' ORDER BY seq DESC LIMIT 1 OFFSET ?)`,
   pruneKeys: 'DELETE FROM dedupe WHERE created_at < ?',
   // The first verdict stands: a second webhook or a timeout that lost the race changes nothing.
-  ciVerdict: `UPDATE jobs SET record = json_set(record, '$.ciVerdict', json(?))
+  ciVerdict: `UPDATE jobs SET record = json_remove(json_set(record, '$.ciVerdict', json(?)), '$.ciWaitUntil')
     WHERE id = ? AND state = 'done' AND json_type(record, '$.ciVerdict') IS NULL`,
+  // The expressions match the indexes jobs_fix and jobs_ci_wait word for word, so SQLite uses them.
+  pushedBy: `SELECT record FROM jobs WHERE state = 'done' AND repository = ?
+      AND json_extract(record, '$.fixSha') = ? ORDER BY seq DESC LIMIT 1`,
+  awaitCiVerdict: `UPDATE jobs SET record = CASE WHEN @until IS NULL THEN json_remove(record, '$.ciWaitUntil')
+      ELSE json_set(record, '$.ciWaitUntil', @until) END
+    WHERE id = @id AND state = 'done' AND json_type(record, '$.ciVerdict') IS NULL`,
+  dueCiVerdicts: `SELECT record FROM jobs WHERE state = 'done' AND json_extract(record, '$.ciWaitUntil') <= @until
+      AND json_type(record, '$.ciVerdict') IS NULL
+    ORDER BY json_extract(record, '$.ciWaitUntil') LIMIT @limit`,
 } as const;
 
 /** A waiting or running row's state and times, as JobStore.openJobs reports them. */

@@ -168,6 +168,20 @@ export class SqliteJobStore extends JobStoreBase implements JobStore {
     return this.sql.ciVerdict.run(JSON.stringify(verdict), jobId).changes === 1;
   }
 
+  async pushedBy(repository: string, sha: string): Promise<JobRecord | null> {
+    const row = this.sql.pushedBy.get(repository.toLowerCase(), sha) as { record: string } | undefined;
+    return row ? (JSON.parse(row.record) as JobRecord) : null;
+  }
+
+  async awaitCiVerdict(jobId: string, untilMs: number | null): Promise<boolean> {
+    return this.sql.awaitCiVerdict.run({ id: jobId, until: untilMs }).changes === 1;
+  }
+
+  async dueCiVerdicts(untilMs: number, limit: number): Promise<JobRecord[]> {
+    const rows = this.sql.dueCiVerdicts.all({ until: untilMs, limit }) as { record: string }[];
+    return rows.map((row) => JSON.parse(row.record) as JobRecord);
+  }
+
   async close(): Promise<void> {
     this.unwatch();
     this.signal.notify();

@@ -1,4 +1,5 @@
 import type { LoopMode } from '../loop-session.js';
+import type { EditRefusal } from '../workspace-editor.js';
 import { classifyEdits, touchedTestFiles } from './classify-edits.js';
 import type { EditedFile, TestEdits, TestFinding, TestPolicy } from './findings.js';
 
@@ -26,19 +27,17 @@ export function guardEdits(
   files: readonly EditedFile[],
   command: string,
   settings: TestGuardSettings,
-): { refused: string[]; flagged: TestFinding[] } {
-  if (settings.tests === 'allow') return { refused: [], flagged: [] };
+): { refused: EditRefusal | null; flagged: TestFinding[] } {
+  if (settings.tests === 'allow') return { refused: null, flagged: [] };
   const findings = classifyEdits(files, { command, protectedPaths: settings.protectedPaths });
-  if (findings.length === 0 || settings.tests === 'flag') return { refused: [], flagged: findings };
-  return {
-    refused: [
-      'The repository protects its tests (tests: protect), so these edits were refused: ' +
-        'fix the code under test instead, and leave tests, fixtures, CI workflows and the command as they are. ' +
-        'Adding new tests is fine.',
-      ...findings.map((finding) => finding.reason),
-    ],
-    flagged: [],
-  };
+  if (findings.length === 0 || settings.tests === 'flag') return { refused: null, flagged: findings };
+  const problems = [
+    'The repository protects its tests (tests: protect), so these edits were refused: ' +
+      'fix the code under test instead, and leave tests, fixtures, CI workflows and the command as they are. ' +
+      'Adding new tests is fine.',
+    ...findings.map((finding) => finding.reason),
+  ];
+  return { refused: { problems, findings }, flagged: [] };
 }
 
 /**

@@ -2,12 +2,22 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SqliteJobStore } from '../../../src/adapters/sqlite/sqlite-store.js';
 import { GitHubStandin, type StandinRepository } from '../../fakes/github-standin/standin.js';
 import { type ModelRule, type RuleModelServer, startRuleModelServer } from '../../fakes/rule-model-server.js';
 import { TEST_IMAGE } from '../../helpers/docker.js';
 import { until } from '../../helpers/until.js';
 import { mentionInNewIssue } from './mention.js';
+import { metricsUrlOf } from './metrics.js';
 import { AppProcess, type Child, type ProcessSettings, startWorker } from './processes.js';
+
+/** What a scenario changes in the world it starts. */
+export interface AppWorldOptions {
+  /** More variables for both processes, e.g. SELFDEBUG_CONCURRENCY. */
+  env?: Record<string, string>;
+  /** More variables for the worker alone, e.g. SELFDEBUG_METRICS_PORT. */
+  workerEnv?: Record<string, string>;
+}
 
 /**
  * The world an App scenario runs in: the GitHub stand-in, the rule model
@@ -20,6 +30,7 @@ export class AppWorld {
     readonly model: RuleModelServer,
     readonly settings: ProcessSettings,
     readonly app: AppProcess,
+    private readonly workerSettings: ProcessSettings,
     private currentWorker: Child,
     private readonly queueDir: string,
   ) {}
@@ -31,10 +42,15 @@ export class AppWorld {
   /** Kills the worker (SIGKILL: no clean-up) and starts another on the same queue. */
   async replaceWorker(name: string): Promise<void> {
     await this.currentWorker.stop('SIGKILL');
-    this.currentWorker = startWorker(this.settings, name);
+    this.currentWorker = startWorker(this.workerSettings, name);
   }
 
-  static async start(rules: ModelRule[], env: Record<string, string> = {}): Promise<AppWorld> {
+  /** Where the worker serves /metrics; the world must have been started with `workerEnv: { SELFDEBUG_METRICS_PORT: '0' }`. */
+  workerMetricsUrl(): Promise<string> {
+    return metricsUrlOf(this.worker);
+  }
+
+  static async start(rules: ModelRule[], options: AppWorldOptions = {}): Promise<AppWorld> {
     const standin = await GitHubStandin.start();
     const model = await startRuleModelServer(rules);
     const queueDir = await mkdtemp(join(tmpdir(), 'selfdebug-e2e-'));
@@ -46,10 +62,11 @@ export class AppWorld {
       modelUrl: model.url,
       queuePath: join(queueDir, 'queue.sqlite'),
       image: TEST_IMAGE,
-      env: { SELFDEBUG_CONCURRENCY: '2', ...env },
+      env: { SELFDEBUG_CONCURRENCY: '2', ...options.env },
     };
+    const workerSettings = { ...settings, env: { ...settings.env, ...options.workerEnv } };
     const app = await AppProcess.start(settings);
-    return new AppWorld(standin, model, settings, app, startWorker(settings), queueDir);
+    return new AppWorld(standin, model, settings, app, workerSettings, startWorker(workerSettings), queueDir);
   }
 
   async close(): Promise<void> {
@@ -80,6 +97,16 @@ export class AppWorld {
     const delivery = await this.app.deliver('issue_comment', payload);
     if (delivery.status !== 200) throw new Error(`the App answered ${delivery.status}\n${this.logs()}`);
     return { issue, comment, delivery };
+  }
+
+  /** The finished jobs of `repo` as the queue keeps them. */
+  async history(repo: StandinRepository) {
+    const store = new SqliteJobStore(this.settings.queuePath);
+    try {
+      return await store.history({ repository: repo.fullName });
+    } finally {
+      await store.close();
+    }
   }
 
   statusComment(repo: StandinRepository, number: number) {

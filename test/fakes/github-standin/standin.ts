@@ -55,6 +55,8 @@ export interface StandinWorkflowRun {
   headBranch: string;
   headSha: string;
   event?: string;
+  /** Still running (a run whose step is the Action itself): `in_progress`, no conclusion yet. */
+  running?: boolean;
   jobs: {
     name: string;
     conclusion: 'failure' | 'success';
@@ -222,6 +224,7 @@ export class GitHubStandin {
       headBranch: run.headBranch,
       headSha: run.headSha,
       event: run.event ?? 'push',
+      running: run.running ?? false,
       createdAt: state.now(),
       jobs: run.jobs.map((job) => ({
         id: state.nextId(),

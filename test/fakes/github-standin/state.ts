@@ -106,6 +106,8 @@ export interface WorkflowRunState {
   headBranch: string;
   headSha: string;
   event: string;
+  /** Still in progress: listed without a conclusion. */
+  running: boolean;
   createdAt: string;
   jobs: JobState[];
 }
