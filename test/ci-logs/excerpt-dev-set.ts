@@ -15,6 +15,7 @@ export interface DevSetLog {
   tool: string;
   /** `actions`, `terminal`, or the CI system whose job log wraps the run (`gitlab`, `jenkins`, …). */
   shape: string;
+  exitCode: number;
   text: string;
   failure: Set<number>;
 }
@@ -28,10 +29,18 @@ export function excerptDevSet(): DevSetLog[] {
       const labels = JSON.parse(readFileSync(new URL(`${name}.labels.json`, LOGS), 'utf8')) as {
         tool: string;
         shape: string;
+        exitCode: number;
         failureLines: string;
       };
       const text = readFileSync(new URL(file, LOGS), 'utf8');
-      return { name, tool: labels.tool, shape: labels.shape, text, failure: numbers(labels.failureLines) };
+      return {
+        name,
+        tool: labels.tool,
+        shape: labels.shape,
+        exitCode: labels.exitCode,
+        text,
+        failure: numbers(labels.failureLines),
+      };
     });
 }
 
