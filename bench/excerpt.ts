@@ -15,6 +15,7 @@ import {
   markdown,
   measureLog as measureDevLog,
 } from '../test/ci-logs/dev-set.js';
+import { timedPass, timedPassAlone } from './excerpt-alone.js';
 import { markdownTable, percentile } from './stats.js';
 
 /**
@@ -180,6 +181,11 @@ interface Throughput {
   splitRate: number;
   excerptRate: number;
   excerptCpuRate: number;
+  /** The same pass in a process of its own, started in each round beside this one's. */
+  aloneRate: number;
+  aloneCpuRate: number;
+  /** Median over the rounds of this process's rate per CPU-second over the lone process's, each round's pair side by side. */
+  hereToAlone: number;
   rssBefore: number;
   rssAfter: number;
   rssPeak: number;
@@ -189,16 +195,17 @@ interface Throughput {
 
 const ROUNDS = 3;
 
-/**
- * Three rounds, each reading the large log three ways: counting newlines in
- * the raw bytes (the floor any reader pays), decoding UTF-8 and splitting
- * into lines (what a naive line reader pays), and the excerpt.
- */
 /** A full collection where the bench runs with --expose-gc (`npm run bench` does); nothing otherwise. */
 function collectGarbage(): void {
   (globalThis as { gc?: () => void }).gc?.();
 }
 
+/**
+ * Three rounds, each reading the large log four ways: the excerpt in this process, the excerpt in
+ * a process of its own (so a slower pass here shows beside it, on the machine of the same moment),
+ * counting newlines in the raw bytes (the floor any reader pays), and decoding UTF-8 and splitting
+ * into lines (what a naive line reader pays).
+ */
 async function measureThroughput(logs: string[]): Promise<Throughput> {
   const directory = await mkdtemp(join(tmpdir(), 'bench-excerpt-'));
   const path = join(directory, 'large.log');
@@ -231,19 +238,21 @@ async function measureThroughput(logs: string[]): Promise<Throughput> {
       split: [] as number[],
       excerpt: [] as number[],
       cpu: [] as number[],
+      alone: [] as number[],
+      aloneCpu: [] as number[],
     };
     let newlines = 0;
     for (let round = 0; round < ROUNDS; round++) {
       // Every pass starts on a collected heap: the naive split leaves some 500 MB of strings, and
       // without this the next round's excerpt paid for collecting them (about a third of its time).
       collectGarbage();
+      const here = await timedPass(path);
+      rates.excerpt.push(megabytes / here.wall);
+      rates.cpu.push(megabytes / here.cpu);
+      const alone = await timedPassAlone(path);
+      rates.alone.push(megabytes / alone.wall);
+      rates.aloneCpu.push(megabytes / alone.cpu);
       let started = performance.now();
-      const cpu = process.cpuUsage();
-      await excerptLog(chunks(), { maxLines: BUDGET });
-      const used = process.cpuUsage(cpu);
-      rates.excerpt.push(megabytes / ((performance.now() - started) / 1000));
-      rates.cpu.push(megabytes / ((used.user + used.system) / 1e6));
-      started = performance.now();
       for await (const chunk of chunks()) {
         for (let index = chunk.indexOf(10); index !== -1; index = chunk.indexOf(10, index + 1)) newlines++;
       }
@@ -266,6 +275,12 @@ async function measureThroughput(logs: string[]): Promise<Throughput> {
       splitRate: percentile(rates.split, 0.5),
       excerptRate: percentile(rates.excerpt, 0.5),
       excerptCpuRate: percentile(rates.cpu, 0.5),
+      aloneRate: percentile(rates.alone, 0.5),
+      aloneCpuRate: percentile(rates.aloneCpu, 0.5),
+      hereToAlone: percentile(
+        rates.cpu.map((rate, round) => rate / rates.aloneCpu[round]!),
+        0.5,
+      ),
       rssBefore,
       rssAfter,
       rssPeak,
@@ -379,15 +394,26 @@ function report(rows: Row[], dev: Measured[], throughput: Throughput): string {
           throughput.excerptCpuRate.toFixed(0),
           (throughput.excerptRate / throughput.countRate).toFixed(2),
         ],
+        [
+          'excerptLog in a process of its own',
+          throughput.aloneRate.toFixed(0),
+          throughput.aloneCpuRate.toFixed(0),
+          (throughput.aloneRate / throughput.countRate).toFixed(2),
+        ],
       ],
     ),
+    '',
+    `Per CPU-second, the pass in this process ran at ${throughput.hereToAlone.toFixed(2)} times its rate in a process ` +
+      "of its own (median over the rounds of each round's pair: the same Node, loader, flags and ioredis, started right " +
+      "after this process's pass, so both meet the machine of the same minute). Where the pass's time goes, and what " +
+      'was tried to shorten it: docs/ci-logs.md, "Throughput".',
     '',
     `Load average after the rounds: ${throughput.load.toFixed(1)} on ${availableParallelism()} cores. ` +
       "Above the core count the wall-clock rates measure the machine's other work more than the pass: the process " +
       'waits for a core (its CPU time is a fraction of the wall time), the baselines fall with it, and even the rate per ' +
-      'CPU-second drops (shared caches and cores). In one process, after the dataset passes and the context and webhook ' +
-      'benchmarks, the pass ran as fast per CPU-second as alone in a fresh process (--cpu-prof: nothing else of the ' +
-      'process shows in its profile). Compare wall rates only at a load below the core count.',
+      'CPU-second drops (shared caches and cores): the same build ran at 134–152 MB per CPU-second at load 0.1 and at ' +
+      '45–70 at load 16–18. Compare wall rates only at a load below the core count, and rates of different runs only at ' +
+      'the same load.',
     '',
     markdownTable(
       ['RSS before an excerpt pass', 'after it', 'peak during it', 'growth (peak − before)'],

@@ -22,7 +22,7 @@ export interface OwnBranchRun {
 }
 
 /** The verdict on the fix's commit, and whether the run the Action was started for is one that failed. */
-export interface OwnBranchJudgement {
+interface OwnBranchJudgement {
   verdict: CiVerdict | null;
   /** Only then is there something to debug: the next round, within `max_rounds`. */
   debug: boolean;
@@ -39,16 +39,17 @@ export interface OwnBranchJudgement {
 export async function judgeOwnBranch(run: OwnBranchRun): Promise<string | null> {
   const { verdict, debug } = await judge(run);
   const sha = (verdict?.sha ?? commitOf(run.failed)).slice(0, 7);
+  const which = `the run of ${run.failed.workflowName} on selfdebug's own branch ${run.failed.branch}`;
   if (verdict === null) {
     return (
-      `this run is on selfdebug's own branch ${run.failed.branch}, nothing of it has failed and the CI on ` +
-      `${sha} has not finished: nothing to fix; a later run of selfdebug on the branch records the verdict.`
+      `${which} has not failed and the CI on ${sha} has not finished: nothing to fix; a later run of ` +
+      'selfdebug on the branch records the verdict.'
     );
   }
   run.io.log(`selfdebug: ${verdictWords(verdict, run.redactor)}`);
   await record(run, verdict);
   if (debug) return null;
-  return `this run is on selfdebug's own branch ${run.failed.branch} and did not fail: nothing to fix.`;
+  return `${which} did not fail: nothing to fix.`;
 }
 
 /** The pushed commit's runs as the Action sees them now, decided by the App's rules for a judge that cannot wait. */

@@ -57,7 +57,9 @@ type Judgement = { state: 'open'; waitMs: number } | { state: 'settled' | 'off' 
  */
 export class CiVerdictFollower {
   private sweepTimer: unknown = null;
-  private started = false;
+  /** Counts start() calls while started: a sweep of an earlier start that ends late arms no second timer. */
+  private startedAs: number | null = null;
+  private starts = 0;
 
   constructor(private readonly dependencies: CiVerdictFollowerDependencies) {}
 
@@ -93,14 +95,14 @@ export class CiVerdictFollower {
 
   /** Sweeps now, then every `sweepMs` until stop(): every fix whose wait is over gets its verdict. */
   start(): this {
-    if (this.started) return this;
-    this.started = true;
-    void this.sweep();
+    if (this.startedAs !== null) return this;
+    this.startedAs = ++this.starts;
+    void this.sweep(this.startedAs);
     return this;
   }
 
   stop(): void {
-    this.started = false;
+    this.startedAs = null;
     if (this.sweepTimer !== null) this.dependencies.timers.clearTimeout(this.sweepTimer);
     this.sweepTimer = null;
   }
@@ -109,15 +111,18 @@ export class CiVerdictFollower {
    * Judges the fixes whose wait is over. Several workers may sweep the same
    * fix at once; only the one whose recordCiVerdict wins writes anything.
    */
-  async sweep(): Promise<void> {
+  private async sweep(start: number): Promise<void> {
     const { store, now, timers, logger } = this.dependencies;
     try {
       for (const record of await store.dueCiVerdicts(now(), SWEEP_BATCH)) await this.waitEnded(record);
     } catch (error) {
       logger.warn({ error: String(error) }, 'could not look for CI waits that are over');
     } finally {
-      if (this.started)
-        this.sweepTimer = timers.setTimeout(() => void this.sweep(), this.dependencies.sweepMs ?? SWEEP_MS);
+      if (this.startedAs === start)
+        this.sweepTimer = timers.setTimeout(
+          () => void this.sweep(start),
+          this.dependencies.sweepMs ?? SWEEP_MS,
+        );
     }
   }
 

@@ -86,44 +86,66 @@ const NOTHING: DeliveryPlan = { kind: 'nothing', deliveryError: null };
 
 /** Decides the delivery; pure, so each case is tested as a value (test/jobs/delivery-plan.test.ts). */
 export function planDelivery(input: DeliveryInput): DeliveryPlan {
-  const { loop, target, settings, redactor } = input;
-  if (input.refused.length > 0 && input.partialFix === 'withhold') {
-    const refused = input.refused.map((entry) => `${entry.path} (${entry.reason})`).join('; ');
-    return {
-      kind: 'nothing',
-      deliveryError: `selfdebug did not push the fix: some of its files could not be copied back safely: ${refused}`,
-    };
-  }
-  const fixed = loop.outcome === 'fixed' && loop.changedFiles.length > 0;
-  if (input.scripts !== null) {
-    // An issue's own script has no home in the repository: the fix is posted, not pushed.
-    if (!fixed || target.reportTo === null) return NOTHING;
-    return { kind: 'comment', issueNumber: target.reportTo, body: scriptsComment(input.scripts, redactor) };
-  }
+  const withheld = withholdPartialFix(input);
+  if (withheld) return withheld;
+  const fixed = input.loop.outcome === 'fixed' && input.loop.changedFiles.length > 0;
+  // An issue's own script has no home in the repository: the fix is posted, not pushed.
+  if (input.scripts !== null) return postScripts(input, input.scripts, fixed);
+  return pushFix(input, fixed);
+}
+
+/** Nothing, and why, for a fix missing files the copy-back refused when the door withholds such a fix. */
+function withholdPartialFix(input: DeliveryInput): DeliveryPlan | null {
+  if (input.refused.length === 0 || input.partialFix !== 'withhold') return null;
+  const refused = input.refused.map((entry) => `${entry.path} (${entry.reason})`).join('; ');
+  return {
+    kind: 'nothing',
+    deliveryError: `selfdebug did not push the fix: some of its files could not be copied back safely: ${refused}`,
+  };
+}
+
+/** The fixed scripts in a comment on the issue they came from; nothing unless they were fixed. */
+function postScripts(
+  input: DeliveryInput,
+  scripts: NonNullable<DeliveryInput['scripts']>,
+  fixed: boolean,
+): DeliveryPlan {
+  const issueNumber = input.target.reportTo;
+  if (!fixed || issueNumber === null) return NOTHING;
+  return { kind: 'comment', issueNumber, body: scriptsComment(scripts, input.redactor) };
+}
+
+/** A fix that passed, with its pull request, or (push_branch_on_failure) a failed one's edits alone. */
+function pushFix(input: DeliveryInput, fixed: boolean): DeliveryPlan {
+  const { loop, settings } = input;
   const pushAnyway = !fixed && settings.push_branch_on_failure && loop.changedFiles.length > 0;
   if (!fixed && !pushAnyway) return NOTHING;
-  const left = new Set(input.refused.map((entry) => entry.path));
   return {
     kind: 'push',
-    branch: target.workBranch,
-    commit: {
-      message: commitMessage(input),
-      author: input.author,
-      files: loop.changedFiles.filter((path) => !left.has(path)),
-    },
-    pullRequest: fixed
-      ? {
-          existing: target.existingPull,
-          titlePrefix: settings.title_prefix,
-          footer: redactor.redact(input.footer ?? ''),
-          base: target.baseBranch,
-          draft: settings.draft,
-          // A fix that changes what judges it (tests: flag) is labelled so a reviewer sees it in any list.
-          labels: loop.testEdits?.findings.length
-            ? [...settings.labels, TESTS_EDITED_LABEL]
-            : [...settings.labels],
-        }
-      : null,
+    branch: input.target.workBranch,
+    commit: commitPlan(input),
+    pullRequest: fixed ? pullRequestPlan(input) : null,
+  };
+}
+
+function commitPlan(input: DeliveryInput): CommitPlan {
+  const left = new Set(input.refused.map((entry) => entry.path));
+  return {
+    message: commitMessage(input),
+    author: input.author,
+    files: input.loop.changedFiles.filter((path) => !left.has(path)),
+  };
+}
+
+function pullRequestPlan({ loop, target, settings, footer, redactor }: DeliveryInput): PullRequestPlan {
+  return {
+    existing: target.existingPull,
+    titlePrefix: settings.title_prefix,
+    footer: redactor.redact(footer ?? ''),
+    base: target.baseBranch,
+    draft: settings.draft,
+    // A fix that changes what judges it (tests: flag) is labelled so a reviewer sees it in any list.
+    labels: loop.testEdits?.findings.length ? [...settings.labels, TESTS_EDITED_LABEL] : [...settings.labels],
   };
 }
 

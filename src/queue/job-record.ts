@@ -34,8 +34,8 @@ export interface OpenTimes {
   startedAt: number | null;
 }
 
-/** An unfinished job as every adapter lists it (JobStore.openJobs). */
-export function openJob(request: JobRequest, times: OpenTimes): OpenJob {
+/** An unfinished job, described as every adapter lists it (JobStore.openJobs). */
+export function describeOpenJob(request: JobRequest, times: OpenTimes): OpenJob {
   return {
     id: request.id,
     installationId: request.installationId,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CiVerdict } from '../ci-verdict/ci-verdict.js';
-import { jobRecord, openJob } from './job-record.js';
+import { describeOpenJob, jobRecord } from './job-record.js';
 import {
   issueNumberOf,
   type JobMatch,
@@ -158,7 +158,7 @@ export class MemoryJobStore extends JobStoreBase implements JobStore {
 
   async openJobs(): Promise<OpenJob[]> {
     return this.open.map((entry) =>
-      openJob(entry.request, {
+      describeOpenJob(entry.request, {
         state: entry.state,
         runs: entry.runs,
         enqueuedAt: entry.enqueuedAt,

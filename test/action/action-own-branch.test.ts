@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { failedRun, inputsFor, readText, runSimulated, simulateRunner, useActionWorld } from './harness.js';
+import {
+  ACTION_TIMEOUT,
+  failedRun,
+  fixProposal,
+  inputsFor,
+  readText,
+  reflection,
+  runSimulated,
+  simulateRunner,
+  useActionWorld,
+} from './harness.js';
 import { BRANCH, otherRun, ownPullRequest, ownPushRunner, pullBody, verdictChecks } from './own-branch.js';
 
 /**
@@ -94,6 +104,29 @@ describe('the GitHub Action on its own branch', () => {
     expect(log).toContain('already pushed 1 automatic fix on this branch (the limit is 1');
     expect(own.model.requests).toEqual([]);
     expect(standin.pulls(own.repository.fullName)).toHaveLength(1);
+  });
+
+  it('records a failure of its own run, then debugs it as the next round while max_rounds allows', {
+    timeout: ACTION_TIMEOUT,
+  }, async () => {
+    const own = await ownPullRequest(world, '', [{ json: fixProposal }, { json: reflection }]);
+    const { standin, sha } = own;
+    const ci = failedRun(standin, own.repository.fullName, sha, { headBranch: BRANCH, running: true });
+    const simulated = await ownPushRunner(world, own, ci.id);
+
+    const { code, log } = await runSimulated(simulated.env);
+
+    expect(code).toBe(0);
+    expect(log).toContain(`selfdebug: Your CI failed on ${sha.slice(0, 7)}: CI (`);
+    expect(pullBody(standin)).toContain('❌ **Your CI failed**');
+    // Round 2: its own pull request into the branch of round 1, the verdict of round 1 left on round 1's.
+    const pulls = standin.pulls(own.repository.fullName);
+    expect(pulls).toHaveLength(2);
+    expect(pulls[1]).toMatchObject({ head: `selfdebug/run-${ci.id}-1`, base: BRANCH });
+    expect(pulls[1]!.body).not.toContain('Your CI');
+    expect(await standin.readFile(own.repository.fullName, pulls[1]!.head, 'stats.py')).toContain(
+      'import statistics\n',
+    );
   });
 
   it('says "No CI" when its own run, still going and not failed, is the only one on the commit', async () => {

@@ -1,5 +1,6 @@
 import { CI_VERDICT_CHECK } from '../../src/jobs/ci-verdict-writer.js';
 import type { GitHubStandin } from '../fakes/github-standin/standin.js';
+import type { FakeCompletion } from '../helpers/fake-openai-server.js';
 import { inputsFor, PROJECT, pushBy, pushOwnFix, simulateRunner, type useActionWorld } from './harness.js';
 
 /** The branch of the Action's earlier fix, whose pull request's CI the tests run the Action again on. */
@@ -9,9 +10,10 @@ type World = ReturnType<typeof useActionWorld>;
 
 /**
  * octo-org/app (with `config` as .github/selfdebug.yml) holding the Action's earlier fix on its branch
- * and its open pull request, a clone checked out at the fix, and a model nobody may call.
+ * and its open pull request, a clone checked out at the fix, and a model giving `completions` (none: nobody
+ * may call it).
  */
-export async function ownPullRequest(world: World, config = '') {
+export async function ownPullRequest(world: World, config = '', completions: FakeCompletion[] = []) {
   const files = config === '' ? PROJECT : { ...PROJECT, '.github/selfdebug.yml': config };
   const { standin, repository, octokit, token } = await world.repository([files]);
   const clone = await world.tempDir('selfdebug-clone-');
@@ -24,7 +26,7 @@ export async function ownPullRequest(world: World, config = '') {
     head: BRANCH,
     base: 'main',
   });
-  const model = await world.model([]);
+  const model = await world.model(completions);
   return { standin, repository, token, clone, sha, pull, model };
 }
 

@@ -75,9 +75,14 @@ export function queueContract(adapter: { durable: boolean }, makeHarness: () => 
       ran.push(job.request.id);
       return result();
     });
-    await until('the job to finish', async () => (await first.history()).length === 1);
+    // Redis shows the record a moment before BullMQ's copy leaves the active list: both are waited for.
+    await until(
+      'the job to finish',
+      async () =>
+        (await first.history()).length === 1 &&
+        (await first.counts()).running + (await first.counts()).waiting === 0,
+    );
     // Nothing left to run, so nothing can run again: no waiting for a second run to prove it does not come.
-    expect(await first.counts()).toEqual({ waiting: 0, running: 0 });
     expect(ran).toEqual([accepted[0]!.jobId]);
   });
 

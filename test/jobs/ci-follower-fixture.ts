@@ -2,6 +2,7 @@ import { PrometheusMetrics } from '../../src/adapters/prometheus/index.js';
 import type { CiRun } from '../../src/ci-verdict/ci-verdict.js';
 import { CiVerdictFollower, type PushedFix } from '../../src/jobs/ci-verdict-follower.js';
 import { CI_VERDICT_CHECK } from '../../src/jobs/ci-verdict-writer.js';
+import type { JobStore } from '../../src/queue/job-store.js';
 import { MemoryJobStore } from '../../src/queue/memory-store.js';
 import { silentLogger } from '../../src/util/logger.js';
 import { FakeCiHost } from '../fakes/fake-ci-host.js';
@@ -22,8 +23,7 @@ export function ciRun(id: number, name: string, status: string, conclusion: stri
  * request, one metrics registry and one test clock, and as many followers
  * on them as a test starts (one per worker, a new one for a restart).
  */
-export async function ciFollowerFixture() {
-  const store = new MemoryJobStore();
+export async function ciFollowerFixture(store: JobStore = new MemoryJobStore()) {
   const host = new FakeCiHost('octo/repo');
   const timers = new ManualTimers();
   const metrics = new PrometheusMetrics({ processMetrics: false });
@@ -34,10 +34,10 @@ export async function ciFollowerFixture() {
     base: 'main',
     draft: true,
   });
-  /** A follower on the shared store, as one worker (or the App) has it. */
-  const follower = () =>
+  /** A follower on the shared store (or `on`, the same queue opened again), as one worker has it. */
+  const follower = (on: JobStore = store) =>
     new CiVerdictFollower({
-      store,
+      store: on,
       hostFor: async () => host,
       metrics,
       timers,

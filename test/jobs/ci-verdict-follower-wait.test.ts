@@ -1,5 +1,9 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SqliteJobStore } from '../../src/adapters/sqlite/sqlite-store.js';
 import { LONGEST_WAIT_MS, RETRY_MS } from '../../src/jobs/ci-verdict-follower.js';
+import type { JobStore } from '../../src/queue/job-store.js';
+import { useTempDirs } from '../helpers/temp-dir.js';
 import { claimOne, result } from '../queue/harness.js';
 import { mention } from '../queue/requests.js';
 import { ciFollowerFixture, ciRun, MINUTE, SWEEP_MS } from './ci-follower-fixture.js';
@@ -15,10 +19,38 @@ const WAIT_MS = 30 * MINUTE;
 describe('CiVerdictFollower: a wait that outlives its worker', () => {
   let fixture: Awaited<ReturnType<typeof ciFollowerFixture>>;
 
-  beforeEach(async () => {
-    fixture = await ciFollowerFixture();
+  const tempDir = useTempDirs();
+  const closing: JobStore[] = [];
+  /** The fixture on `store`: a repository that waits 30 minutes, and a fix whose slow run never finishes. */
+  const given = async (store?: JobStore) => {
+    fixture = await ciFollowerFixture(store);
     fixture.host.config = { ci_verdict: { wait_minutes: 30 } };
     fixture.host.ci.set(SHA, [ciRun(1, 'Tests', 'completed', 'success'), ciRun(2, 'Slow', 'queued')]);
+  };
+
+  beforeEach(() => given());
+  afterEach(async () => {
+    await Promise.all(closing.splice(0).map((store) => store.close()));
+  });
+
+  it('a worker restarted on the same queue file judges a fix whose wait ended while it was down', async () => {
+    const path = join(await tempDir(), 'queue.sqlite');
+    const before = new SqliteJobStore(path);
+    await given(before);
+    const crashed = fixture.follower().start();
+    await fixture.pushed(crashed, SHA);
+    await fixture.settled();
+    crashed.stop();
+    await before.close();
+    await fixture.advance(2 * WAIT_MS);
+
+    const after = new SqliteJobStore(path);
+    closing.push(after);
+    fixture.follower(after).start();
+    await fixture.settled();
+    expect(fixture.body()).toContain('[Slow](https://github.com/octo/repo/actions/runs/2) had not finished');
+    expect(await fixture.counted('unknown')).toBe(1);
+    expect((await after.history())[0]!.ciVerdict).toMatchObject({ verdict: 'unknown', reason: 'timed-out' });
   });
 
   it('a restarted follower judges a fix whose wait ended while no worker ran', async () => {

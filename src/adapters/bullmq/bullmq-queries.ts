@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { openJob } from '../../queue/job-record.js';
+import { describeOpenJob } from '../../queue/job-record.js';
 import type { HistoryQuery, JobRecord, OpenJob } from '../../queue/job-store.js';
 import { readRecords } from './bullmq-ci-verdicts.js';
 import type { BullmqKeys, OpenEntry } from './bullmq-keys.js';
@@ -19,7 +19,7 @@ export async function listOpenJobs(redis: Redis, keys: BullmqKeys): Promise<Open
   return entries
     .map(([, entry], index) => {
       const meta = (replies[index * 2] ?? {}) as Record<string, string>;
-      return openJob(entry.request, {
+      return describeOpenJob(entry.request, {
         // BullMQ's lock is the lease: a job holds one exactly while a worker runs it.
         state: replies[index * 2 + 1] === 1 ? 'running' : 'waiting',
         runs: Number(meta.runs ?? 0),

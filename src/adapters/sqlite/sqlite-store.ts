@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { CiVerdict } from '../../ci-verdict/ci-verdict.js';
 import { QueueError } from '../../errors/index.js';
-import { jobRecord, openJob } from '../../queue/job-record.js';
+import { describeOpenJob, jobRecord } from '../../queue/job-record.js';
 import {
   issueNumberOf,
   type JobMatch,
@@ -157,7 +157,7 @@ export class SqliteJobStore extends JobStoreBase implements JobStore {
 
   async openJobs(): Promise<OpenJob[]> {
     const rows = this.sql.open.all() as JobRow[];
-    return rows.map((row) => openJob(JSON.parse(row.request) as JobRequest, openTimesOf(row)));
+    return rows.map((row) => describeOpenJob(JSON.parse(row.request) as JobRequest, openTimesOf(row)));
   }
 
   async spentUsd(installationId: number, sinceMs: number): Promise<number> {
