@@ -80,7 +80,10 @@ export class ExcerptBuilder implements LineHandler {
       this.ends.addContextLine(this.steps, text.slice(start, end), number);
     }
     this.ends.push(text, start, end, number);
-    this.tail.line(text, end, number);
+  }
+
+  continues(number: number): void {
+    this.tail.continues(number);
   }
 
   finish(totalLines: number): LogExcerpt {
@@ -96,7 +99,7 @@ export class ExcerptBuilder implements LineHandler {
       contexts: whole ? new Map() : this.ends.shownContexts(this.job.system),
       system: this.job.system,
       totalLines,
-      tailFirst: this.tail.first(),
+      tailFirst: this.tail.first(totalLines),
       maxLines: this.maxLines,
       maxCharacters: this.maxCharacters,
       panics: this.goroutines.panics(),

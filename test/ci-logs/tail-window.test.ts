@@ -12,9 +12,16 @@ import { tailNumbers } from './dev-set.js';
 const E = '\u001b';
 
 /** The failure lines (non-blank, by the excerpt's numbers) that `tail -n budget` keeps and the excerpt drops. */
-async function droppedFromTail(lines: string[], failure: string[], budget: number): Promise<string[]> {
+async function droppedFromTail(
+  lines: string[],
+  failure: string[],
+  budget: number,
+  chunked = false,
+): Promise<string[]> {
   const text = `${lines.join('\n')}\n`;
-  const excerpt = await excerptLog(text, { maxLines: budget });
+  // Chunks that each end right after a `\r`: whether it ends a line is known only from the next.
+  const source = chunked ? text.split(/(?<=\r)/).map((part) => Buffer.from(part)) : text;
+  const excerpt = await excerptLog(source, { maxLines: budget });
   const kept = new Set(excerpt.lines.map((line) => line.n));
   const tail = tailNumbers(text, budget).numbers;
   const numbered = text.split(/\r\n|\n|\r/);
@@ -46,6 +53,15 @@ describe('the tail of a GitLab job log', () => {
   it('counts a section marker and its title as the one line `tail` counts', async () => {
     for (let budget = 12; budget <= 24; budget++) {
       expect({ budget, dropped: await droppedFromTail(log, error, budget) }).toEqual({ budget, dropped: [] });
+    }
+  });
+
+  it('counts so when the log arrives in chunks cut right after each `\\r`', async () => {
+    for (let budget = 12; budget <= 24; budget++) {
+      expect({ budget, dropped: await droppedFromTail(log, error, budget, true) }).toEqual({
+        budget,
+        dropped: [],
+      });
     }
   });
 });
