@@ -14,10 +14,10 @@ export interface PassTime {
 }
 
 /** One excerpt pass over the log at `path`, read in 1 MB chunks, in this process. */
-export async function timedPass(path: string): Promise<PassTime> {
+export async function timedPass(path: string, maxLines: number): Promise<PassTime> {
   const cpu = process.cpuUsage();
   const started = performance.now();
-  await excerptLog(createReadStream(path, { highWaterMark: 1 << 20 }), { maxLines: 150 });
+  await excerptLog(createReadStream(path, { highWaterMark: 1 << 20 }), { maxLines });
   const used = process.cpuUsage(cpu);
   return { wall: (performance.now() - started) / 1000, cpu: (used.user + used.system) / 1e6 };
 }
@@ -27,12 +27,17 @@ export async function timedPass(path: string): Promise<PassTime> {
  * there around the pass alone: nothing the benchmark's process did before (the dataset passes, the
  * baselines' garbage, what it holds) can weigh on it.
  */
-export async function timedPassAlone(path: string): Promise<PassTime> {
+export async function timedPassAlone(path: string, maxLines: number): Promise<PassTime> {
   const script = fileURLToPath(import.meta.url);
-  const { stdout } = await promisify(execFile)(process.execPath, [...process.execArgv, script, path]);
+  const { stdout } = await promisify(execFile)(process.execPath, [
+    ...process.execArgv,
+    script,
+    path,
+    String(maxLines),
+  ]);
   return JSON.parse(stdout) as PassTime;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  process.stdout.write(JSON.stringify(await timedPass(process.argv[2] ?? '')));
+  process.stdout.write(JSON.stringify(await timedPass(process.argv[2] ?? '', Number(process.argv[3]))));
 }

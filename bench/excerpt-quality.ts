@@ -27,7 +27,7 @@ export async function benchExcerptQuality(): Promise<string> {
   return [
     "## Excerpt beside the tail on real tools' output (`bench/excerpt-quality.ts`)",
     '',
-    `${logs.length} logs (test/fixtures/excerpt-dev-set): ${tools} runs of real tools here (a Go panic's goroutine dump among them) on small failing projects with their noise ` +
+    `${logs.length} logs (test/fixtures/excerpt-dev-set): ${tools} runs of real tools here (two Go goroutine dumps among them: a panic, a test's timeout) on small failing projects with their noise ` +
       '(installs, downloads, lint warnings, coverage tables, passing tests), each as a GitHub Actions job log, a terminal log, ' +
       `and the job logs of two other CI systems (dealt round-robin; shapes: ${shapes.join(', ')}), ` +
       'the failure lines labelled by hand. Recall and precision over the labelled failure lines; "kept whole": logs whose every failure line is kept.',

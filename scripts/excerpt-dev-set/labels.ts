@@ -97,6 +97,13 @@ export const LABELS: Record<string, Rule[]> = {
     'FAIL\texample.com/shop/orders',
     /^FAIL$/,
   ],
+  // The timeout, the alarm goroutine that panicked, and the stuck test's goroutine; the workers' are the program's state.
+  'go-timeout': [
+    { from: 'panic: test timed out after 3s', to: 'time/sleep.go:176' },
+    { from: /^goroutine \d+ \[semacquire\]:$/, to: 'testing/testing.go:1493 +0x35f' },
+    'FAIL\texample.com/shop/batch',
+    /^FAIL$/,
+  ],
   cargo: [
     / \.\.\. FAILED$/,
     { from: '---- finds_no_missing_item stdout ----', to: 'note: Some details are omitted' },

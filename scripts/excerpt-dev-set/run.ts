@@ -41,6 +41,7 @@ export const LANGUAGE: Record<string, Language> = {
   unittest: 'python',
   go: 'go',
   'go-panic': 'go',
+  'go-timeout': 'go',
   cargo: 'rust',
   rspec: 'ruby',
   maven: 'java',

@@ -31,6 +31,9 @@ export interface AppDependencies {
   now: () => Date;
   /** The operator's per-installation cost ceiling; absent or null, none. */
   costCeiling?: CostCeilingCheck | null;
-  /** Told of each completed run on one of the App's branches (docs/ci-verdict.md); absent, CI is not followed. */
+  /**
+   * Told of each completed workflow run, or other app's check suite, on one of the App's branches
+   * (docs/ci-verdict.md); absent, CI is not followed.
+   */
   ciVerdicts?: { runCompleted(fix: PushedFix): Promise<void> };
 }

@@ -77,6 +77,25 @@ export const workflowRunCompleted = z
   })
   .loose();
 
+export const checkSuiteCompleted = z
+  .object({
+    check_suite: z
+      .object({
+        head_branch: text(512).nullable(),
+        head_sha: text(64),
+        conclusion: text(64).nullable(),
+        app: z
+          .object({ slug: text(256).optional() })
+          .loose()
+          .nullable()
+          .optional(),
+      })
+      .loose(),
+    repository,
+    installation,
+  })
+  .loose();
+
 export const pullRequestReviewSubmitted = z
   .object({
     pull_request: z

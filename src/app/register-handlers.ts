@@ -1,6 +1,7 @@
 import type { Context, Probot } from 'probot';
 import type { z } from 'zod';
 import type { AppDependencies } from './dependencies.js';
+import { handleCheckSuite } from './handle-check-suite.js';
 import { handleMention } from './handle-mention.js';
 import { handlePush } from './handle-push.js';
 import { handleReview } from './handle-review.js';
@@ -47,6 +48,10 @@ export function registerHandlers(
   app.on(
     'workflow_run.completed',
     guarded('workflow_run.completed', payloads.workflowRunCompleted, handleWorkflowRun),
+  );
+  app.on(
+    'check_suite.completed',
+    guarded('check_suite.completed', payloads.checkSuiteCompleted, handleCheckSuite),
   );
   app.on(
     'pull_request_review.submitted',

@@ -88,6 +88,7 @@ export class ExcerptBuilder implements LineHandler {
 
   finish(totalLines: number): LogExcerpt {
     const whole = this.head?.map(({ raw, number }) => ({ number, text: showLine(stripLine(raw)) })) ?? null;
+    const panics = this.goroutines.panics();
     const stepEnds = whole ? [] : this.ends.failedStepEnds(this.steps, this.job.system);
     for (const { lines } of stepEnds)
       for (const line of lines) if (this.goroutines.isOther(line.number)) line.noise = true;
@@ -102,7 +103,7 @@ export class ExcerptBuilder implements LineHandler {
       tailFirst: this.tail.first(totalLines),
       maxLines: this.maxLines,
       maxCharacters: this.maxCharacters,
-      panics: this.goroutines.panics(),
+      panics,
     });
   }
 

@@ -12,7 +12,9 @@ import { showLine } from './line-text.js';
  *
  * Read line by line: the panic with the first goroutine's stack is kept whole (the first of each
  * step, for the excerpt to keep as the failure's block); the other goroutines' lines are marked
- * as noise by their line numbers, as ranges.
+ * as noise by their line numbers, as ranges. A test's timeout (`panic: test timed out after 10m0s`)
+ * panics in the testing package's alarm goroutine: there the stuck test's own goroutine (the one
+ * running `pkg.TestName`) is the failure too, and joins the block.
  */
 const OPENS = /^(?:panic: |fatal error: )/;
 const HEADER = /^goroutine \d+ \[[^\]]+\]:$/;
@@ -20,6 +22,9 @@ const FUNCTION = /^\S+\(.*\)$/;
 const FILE = /^\S+:\d+(?: \+0x[0-9a-f]+)?$/;
 const CREATED = /^created by \S+(?: in goroutine \d+)?$/;
 const ELIDED = /^\.\.\.(?:additional frames elided|\d+ frames elided)\.\.\.$/;
+const TIMEOUT = /^panic: test timed out after /;
+/** A test function's frame (`example.com/shop.TestShip(0xc0001)`), not a closure inside it. */
+const TEST_FRAME = /^\S+\.(?:Test|Benchmark|Fuzz)\w*\(/;
 /** Lines between the panic and the first goroutine (`[recovered]`, `[signal …]`, the running tests). */
 const MAX_HEAD_LINES = 40;
 /** The most of one panic kept whole: the runtime prints at most 100 frames of two lines each. */
@@ -43,6 +48,9 @@ export class GoTraceback {
   private readonly firsts: PanicBlock[] = [];
   /** Other goroutines' lines, as inclusive ranges of line numbers, oldest first. */
   private readonly ranges: [number, number][] = [];
+  private timeout = false;
+  /** Under a timeout, the other goroutine being read, until it shows whether it runs a test. */
+  private pending: { lines: { number: number; text: string }[]; test: boolean } | null = null;
 
   /** Whether a traceback is being read: every line is to be passed to `read`. */
   get active(): boolean {
@@ -56,6 +64,7 @@ export class GoTraceback {
     if (this.state === 'head' || this.state === 'first') return;
     this.state = 'head';
     this.headLines = 0;
+    this.timeout = TIMEOUT.test(shape.core);
     const kept = this.firsts.some((block) => block.step === step) || this.firsts.length >= MAX_STEPS;
     this.block = kept ? null : { step, lines: [{ number, text: showLine(text) }] };
   }
@@ -79,16 +88,18 @@ export class GoTraceback {
     }
     if (header) {
       this.state = 'others';
+      this.settle();
       // One range for a dump's goroutines, however many: they follow each other.
       const last = this.ranges[this.ranges.length - 1];
       if (last !== undefined && last[1] === number - 1) last[1] = number;
       else this.ranges.push([number, number]);
       if (this.ranges.length > MAX_RANGES) this.ranges.shift();
-      return 'other';
+      if (this.timeout && this.block !== null) this.pending = { lines: [], test: false };
+      return this.other(number, text, core);
     }
     if (this.state === 'others' && (core.length === 0 || isFrameLine(core))) {
       this.ranges[this.ranges.length - 1]![1] = number;
-      return 'other';
+      return this.other(number, text, core);
     }
     if (this.state === 'between' && core.length === 0) return 'panic';
     return this.end();
@@ -104,8 +115,12 @@ export class GoTraceback {
     return false;
   }
 
-  /** The first panic of each step, with the stack of the goroutine that panicked (one the log ends in too). */
+  /**
+   * The first panic of each step, with the stack of the goroutine that panicked (one the log ends in
+   * too). Read once the log is: `isOther` is final only then.
+   */
   panics(): PanicBlock[] {
+    this.settle();
     if (this.block === null || this.state === 'head' || this.state === 'idle') return this.firsts;
     return [...this.firsts, this.block];
   }
@@ -118,8 +133,32 @@ export class GoTraceback {
     return 'panic';
   }
 
+  private other(number: number, text: string, core: string): 'other' {
+    const pending = this.pending;
+    if (pending !== null && core.length > 0) {
+      pending.lines.push({ number, text: showLine(text) });
+      pending.test ||= TEST_FRAME.test(core);
+    }
+    return 'other';
+  }
+
+  /** The goroutine just read ran a stuck test: its lines join the panic's block, and leave the noise. */
+  private settle(): void {
+    const pending = this.pending;
+    this.pending = null;
+    if (pending === null || !pending.test || this.block === null) return;
+    const first = pending.lines[0]!.number;
+    const range = this.ranges[this.ranges.length - 1]!;
+    if (range[0] < first) this.ranges.push([pending.lines.at(-1)!.number + 1, range[1]]);
+    else this.ranges.pop();
+    range[1] = first - 1;
+    for (const line of pending.lines)
+      if (this.block.lines.length < MAX_BLOCK_LINES) this.block.lines.push(line);
+  }
+
   /** The traceback ended at this line (not one of it): the panic's block is done. */
   private end(): 'after' {
+    this.settle();
     if (this.block !== null && this.state !== 'head') this.firsts.push(this.block);
     this.block = null;
     this.state = 'idle';

@@ -71,7 +71,7 @@ const STATUS_ONLY = /^(?:FAILED|FAILURE|FAIL|ERROR|Caused an ERROR)$/;
 
 // A runner's or build tool's verdict on the whole run.
 const SUMMARY =
-  /^(?:=+ .*\b(?:failed|errors?|FAILURES|ERRORS|short test summary info)\b.* =+|(?:Tests?|Test Suites|Test Files|Suites):?\s+.*\bfailed\b|\d+ (?:failing|failed)\b.*|BUILD (?:FAILED|FAILURE)\b.*|FAILURE: Build failed.*|\d+ tests? completed, \d+ failed.*|FAILED \((?:failures|errors)=.*|test result: FAILED.*|Failed!\s+-\s+Failed:.*|There (?:are|were) test failures.*|Failed to execute goal.*|Execution failed for task.*|\* What went wrong:|FAIL|exit status [1-9]\d*)$/;
+  /^(?:=+ .*\b(?:failed|errors?|FAILURES|ERRORS|short test summary info)\b.* =+|(?:Tests?|Test Suites|Test Files|Suites):?\s+.*\bfailed\b|\d+ (?:failing|failed)\b.*|BUILD (?:FAILED|FAILURE)\b.*|FAILURE: Build failed.*|\d+ tests? completed, \d+ failed.*|FAILED \((?:failures|errors)=.*|test result: FAILED.*|Failed!\s+-\s+Failed:.*|There (?:are|were) test failures.*|Failed to execute goal.*|Execution failed for task.*|\* What went wrong:|FAIL)$/;
 const JUNIT_FAILED_COUNT = /\b(?:Failures|Errors|Aborted): [1-9]/;
 const ZERO_COUNTS = /\b(?:Failures|Errors|failed|errors|failures): 0\b|\b0 (?:failed|failures?|errors?)\b/;
 const NONZERO_COUNT =
@@ -121,7 +121,7 @@ const DIGITS = '0123456789';
 const WORD = `${DIGITS}abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_`;
 const OPENS_VERDICT = opening('FEXnr-');
 const OPENS_STATUS = opening('FEC');
-const OPENS_SUMMARY = opening(`=TSBFtEe*${DIGITS}`);
+const OPENS_SUMMARY = opening(`=TSBFtE*${DIGITS}`);
 const OPENS_BOILERPLATE = opening('-[TRFAmPGS*');
 const OPENS_PLACE = opening(`${WORD}./\\-`);
 const OPENS_LINT = opening(DIGITS);

@@ -63,12 +63,13 @@ export function readOutput(text: string): ReadOutput {
   const lines: Classified[] = [];
   let listing = false;
   const goroutines = new GoTraceback();
+  const others: Classified[] = [];
   const splitter = new LineSplitter(
     {
       line(raw, start, end, number) {
         const line = classifyLine(raw.slice(start, end), number, listing);
         if (line.role === 'summary' && !listing) listing = isListingHeader(shapeOf(line.stripped).core);
-        readTraceback(goroutines, line);
+        if (readTraceback(goroutines, line)) others.push(line);
         lines.push(line);
       },
     },
@@ -76,6 +77,7 @@ export function readOutput(text: string): ReadOutput {
   );
   splitter.push(Buffer.from(text, 'utf8'));
   splitter.end();
+  stuckTests(goroutines, others);
   markNoiseDetails(lines);
   markNoiseHeadings(lines);
   const blocks = findBlocks(lines);
@@ -86,14 +88,27 @@ export function readOutput(text: string): ReadOutput {
   };
 }
 
-/** Another goroutine's stack after a Go panic's is noise; the panic's own lines stay in its block. */
-function readTraceback(goroutines: GoTraceback, line: Classified): void {
+/** Another goroutine's stack after a Go panic's is noise (true); the panic's own lines stay in its block. */
+function readTraceback(goroutines: GoTraceback, line: Classified): boolean {
   const read = goroutines.active ? goroutines.read(line.stripped, line.n) : 'after';
   if (read === 'other') {
     line.role = line.role === 'blank' ? 'blank' : 'noise';
     line.opens = null;
   } else if (read === 'panic') line.panic = true;
   else if (line.opens === 'error') goroutines.opens(line.stripped, line.n, 0);
+  return read === 'other';
+}
+
+/** A stuck test's goroutine, after a test's timeout, is a failure block of its own (see go-traceback.ts). */
+function stuckTests(goroutines: GoTraceback, others: Classified[]): void {
+  goroutines.panics();
+  for (const line of others) {
+    if (goroutines.isOther(line.n) || line.role === 'blank') continue;
+    const header = line.stripped.startsWith('goroutine ');
+    line.role = header ? 'opener' : 'plain';
+    line.opens = header ? 'error' : null;
+    line.panic = !header;
+  }
 }
 
 function classifyLine(raw: string, n: number, listing: boolean): Classified {

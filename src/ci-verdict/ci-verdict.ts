@@ -1,11 +1,12 @@
 /**
  * The verdict of a repository's own CI on a commit the App pushed: decided
- * from the workflow runs GitHub lists for that commit, and nothing else (no
- * clock, no I/O), so the follower in src/jobs only fetches, decides and
- * writes. docs/ci-verdict.md says how it is used.
+ * from the workflow runs and the other apps' check suites GitHub lists for
+ * that commit, and nothing else (no clock, no I/O), so the follower in
+ * src/jobs only fetches, decides and writes. docs/ci-verdict.md says how it
+ * is used.
  */
 
-/** One workflow run on the commit, as the CodeHost lists it. */
+/** One workflow run (or check suite) on the commit, as the CodeHost lists it. */
 export interface CiRun {
   id: number;
   /** The workflow's name (or its file, when the run has no name). */
@@ -18,9 +19,27 @@ export interface CiRun {
   conclusion: string | null;
 }
 
-/** What GitHub knows of a commit's CI: its runs, and how many workflows the repository has active at all. */
+/** GitHub Actions' app: its check suites are the workflow runs, judged as runs. */
+export const ACTIONS_APP_SLUG = 'github-actions';
+
+/** Another app's check suite on the commit: a CI that reports through checks rather than GitHub Actions. */
+export interface CiSuite extends CiRun {
+  /**
+   * How many check runs the suite has. GitHub opens a suite on every push
+   * for each app that may write checks, so a suite without one may be a CI
+   * about to start, or an app that never runs on this repository.
+   */
+  checkRuns: number;
+}
+
+/**
+ * What GitHub knows of a commit's CI: its workflow runs, the check suites
+ * of other apps (neither the App's own nor GitHub Actions', whose suites
+ * are the workflow runs), and how many workflows the repository has active.
+ */
 export interface CiRuns {
   runs: CiRun[];
+  suites: CiSuite[];
   activeWorkflows: number;
 }
 
@@ -44,6 +63,8 @@ export interface CiVerdict {
   sha: string;
   /** How many workflow runs judged it. */
   runs: number;
+  /** How many other apps' check suites judged it besides; absent in verdicts recorded before suites were followed. */
+  suites?: number;
   /** The workflows behind a failure (failed) or a timeout (unfinished); every run for a pass. */
   workflows: CiWorkflow[];
 }
@@ -59,24 +80,28 @@ export interface DecideOptions {
 
 /**
  * The verdict on `sha`, or null while it is still open (runs unfinished, or
- * none yet though the repository has workflows that may still start). A
- * failure is final as soon as every run has finished; a repository with no
- * active workflow has no CI at once.
+ * none yet though the repository has workflows, or other apps have suites,
+ * that may still start). Workflow runs and the check suites that have check
+ * runs are judged alike. A failure is final as soon as every one has
+ * finished; a repository with no active workflow and no other app's suite
+ * has no CI at once. Suites without a check run keep waiting only while
+ * nothing else ran: many are opened for apps that never run.
  */
 export function decideCiVerdict(sha: string, ci: CiRuns, options: DecideOptions): CiVerdict | null {
-  const { runs } = ci;
-  if (runs.length === 0) {
-    return ci.activeWorkflows === 0 || options.timedOut ? unknown(sha, 'no-ci', [], 0) : null;
+  const suites = ci.suites.filter((suite) => suite.checkRuns > 0);
+  const all = [...ci.runs, ...suites];
+  const count = { runs: ci.runs.length, suites: suites.length };
+  if (all.length === 0) {
+    const mayStart = ci.activeWorkflows + ci.suites.length > 0;
+    return mayStart && !options.timedOut ? null : unknown(sha, 'no-ci', [], count);
   }
-  const unfinished = runs.filter((run) => run.status !== 'completed');
-  if (unfinished.length > 0)
-    return options.timedOut ? unknown(sha, 'timed-out', unfinished, runs.length) : null;
-  const failed = runs.filter(hasFailed);
-  if (failed.length > 0)
-    return { verdict: 'failed', reason: null, sha, runs: runs.length, workflows: named(failed) };
-  const stopped = runs.filter((run) => NOT_RUN.has(run.conclusion ?? ''));
-  if (stopped.length > 0) return unknown(sha, 'cancelled', stopped, runs.length);
-  return { verdict: 'passed', reason: null, sha, runs: runs.length, workflows: named(runs) };
+  const unfinished = all.filter((run) => run.status !== 'completed');
+  if (unfinished.length > 0) return options.timedOut ? unknown(sha, 'timed-out', unfinished, count) : null;
+  const failed = all.filter(hasFailed);
+  if (failed.length > 0) return { verdict: 'failed', reason: null, sha, ...count, workflows: named(failed) };
+  const stopped = all.filter((run) => NOT_RUN.has(run.conclusion ?? ''));
+  if (stopped.length > 0) return unknown(sha, 'cancelled', stopped, count);
+  return { verdict: 'passed', reason: null, sha, ...count, workflows: named(all) };
 }
 
 /** Whether a finished run says the code is wrong. */
@@ -90,17 +115,23 @@ export function hasFailed(run: CiRun): boolean {
  * once, since no later run turns it into a pass; no run at all is no CI,
  * since GitHub lists every run an event starts (queued) before any of its
  * steps runs; anything else is decided as decideCiVerdict decides it, and
- * stays open (null) while a run has not finished.
+ * stays open (null) while a run has not finished. The Action judges
+ * workflow runs only.
  */
 export function decideCiVerdictNow(sha: string, runs: CiRun[]): CiVerdict | null {
   const failed = runs.filter(hasFailed);
   if (failed.length > 0)
-    return { verdict: 'failed', reason: null, sha, runs: runs.length, workflows: named(failed) };
-  return decideCiVerdict(sha, { runs, activeWorkflows: 0 }, { timedOut: false });
+    return { verdict: 'failed', reason: null, sha, runs: runs.length, suites: 0, workflows: named(failed) };
+  return decideCiVerdict(sha, { runs, suites: [], activeWorkflows: 0 }, { timedOut: false });
 }
 
-function unknown(sha: string, reason: CiUnknownReason, listed: CiRun[], runs: number): CiVerdict {
-  return { verdict: 'unknown', reason, sha, runs, workflows: named(listed) };
+function unknown(
+  sha: string,
+  reason: CiUnknownReason,
+  listed: CiRun[],
+  count: { runs: number; suites: number },
+): CiVerdict {
+  return { verdict: 'unknown', reason, sha, ...count, workflows: named(listed) };
 }
 
 function named(runs: CiRun[]): CiWorkflow[] {

@@ -13,7 +13,7 @@ import {
   ImageNotFoundError,
   ModelAuthError,
 } from '../errors/index.js';
-import { renderTable } from '../eval/eval-table.js';
+import { EQUAL_BUDGET_NAME, renderTable } from '../eval/eval-table.js';
 import type { EvalTask } from '../eval/eval-task.js';
 import { loadSuite, SuiteNotFoundError } from '../eval/load-suite.js';
 import type { ModeResult } from '../eval/results-file.js';
@@ -183,14 +183,17 @@ function progressLine(event: EvalProgress, count: number): string {
       const { result } = event;
       const parts = [`loop ${modeText(result.loop)}`];
       if (result.oneShot) parts.push(`one-shot ${modeText(result.oneShot)}`);
+      // Its attempts are fresh one-shot samples, drawn until one passes or the loop's tokens are spent.
+      if (result.oneShotEqualBudget)
+        parts.push(`${EQUAL_BUDGET_NAME} ${modeText(result.oneShotEqualBudget, 'sample')}`);
       return `[${String(event.position).padStart(width)}/${event.total}] ${result.name}: ${parts.join('; ')}`;
     }
   }
 }
 
-function modeText(result: ModeResult): string {
+function modeText(result: ModeResult, attempt = 'attempt'): string {
   const facts = [
-    plural(result.attempts, 'attempt'),
+    plural(result.attempts, attempt),
     plural(result.spend.totalTokens, 'token'),
     `${(result.durationMs / 1000).toFixed(1)} s`,
   ];

@@ -14,6 +14,7 @@ import { observeGitHub } from './observe-github.js';
  * stands, so a fix is counted once whichever decides.
  */
 export function ciVerdictFollower(
+  appSlug: string,
   store: JobStore,
   auth: (installationId: number) => Promise<GitHubOctokit>,
   metrics: Metrics,
@@ -24,7 +25,7 @@ export function ciVerdictFollower(
     hostFor: async (fix) => {
       const [owner = '', repo = ''] = fix.repository.split('/');
       const octokit = observeGitHub(useReconnectingFetch(await auth(fix.installationId)), metrics);
-      return new GitHubCiHost(octokit, { owner, repo });
+      return new GitHubCiHost(octokit, { owner, repo, appSlug });
     },
     metrics,
     timers: realTimers,

@@ -1,4 +1,5 @@
 import type { GitHubOctokit } from '../adapters/github/index.js';
+import { ciSecretsDue } from '../jobs/ci-secrets-notice.js';
 import type { CiVerdictFollower } from '../jobs/ci-verdict-follower.js';
 import { runJobHandler } from '../jobs/job-handler.js';
 import { jobLogFields } from '../jobs/job-log-fields.js';
@@ -45,12 +46,12 @@ export function startJobs(options: StartJobsOptions): StartedJobs & { ciVerdicts
     ? runnerDependencies(options.auth, options.runnerSettings(), logger, metrics)
     : null;
   const store = openJobStore(settings.app, settings.queue);
-  const ciVerdicts = ciVerdictFollower(store, options.auth, metrics, logger);
+  const ciVerdicts = ciVerdictFollower(settings.app.handle, store, options.auth, metrics, logger);
   const handler = runner
     ? runJobHandler(runner, {
         ceiling: costCeilingFor(settings.app, store),
         loggerFor: (job) => logger.child(jobLogFields(job)),
-        firstJobOn: async (repository) => (await store.history({ repository, limit: 1 })).length === 0,
+        ciSecretsDue: ciSecretsDue(store),
       })
     : null;
   const started = serveJobs({

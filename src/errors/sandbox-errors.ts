@@ -109,14 +109,19 @@ export class ContainerDiedError extends SelfdebugError {
   }
 }
 
-/** Copying the workspace into or out of the sandbox failed. */
+/** Copying the workspace into or out of the sandbox failed. `hint` replaces the default advice when the cause is known. */
 export class WorkspaceTransferError extends SelfdebugError {
-  constructor(direction: 'in' | 'out', detail: string, options: SelfdebugErrorOptions = {}) {
+  constructor(
+    direction: 'in' | 'out',
+    detail: string,
+    options: SelfdebugErrorOptions & { hint?: string } = {},
+  ) {
+    const { hint = 'Check free disk space on the engine host and that the workspace path exists.', ...rest } =
+      options;
     super(
       'workspace-transfer',
-      `Copying the workspace ${direction === 'in' ? 'into' : 'out of'} the sandbox failed: ${detail}. ` +
-        'Check free disk space on the engine host and that the workspace path exists.',
-      options,
+      `Copying the workspace ${direction === 'in' ? 'into' : 'out of'} the sandbox failed: ${detail}. ${hint}`,
+      rest,
     );
   }
 }

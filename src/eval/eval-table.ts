@@ -16,7 +16,7 @@ export function renderTable(results: ResultsFile): string {
     'lang',
     ...modeHeader('loop'),
     ...(baseline ? modeHeader('one-shot') : []),
-    ...(equal ? modeHeader(EQUAL, 'samples') : []),
+    ...(equal ? modeHeader(EQUAL_BUDGET_NAME, 'samples') : []),
   ];
   const rows = tasks.map((task) => [
     task.name,
@@ -61,11 +61,12 @@ function summary(results: ResultsFile): string {
   const oneShot = results.tasks.filter((task) => task.oneShot?.fixed).length;
   const equal = results.tasks.filter((task) => task.oneShotEqualBudget?.fixed).length;
   const shown = results.tasks.some((task) => task.oneShotEqualBudget !== undefined);
-  return `${text}${versus('one-shot', oneShot)}${shown ? versus(EQUAL, equal) : ''}`;
+  return `${text}${versus('one-shot', oneShot)}${shown ? versus(EQUAL_BUDGET_NAME, equal) : ''}`;
 }
 
 /** One-shot sampled until it spent the loop's tokens on the task. */
-const EQUAL = "one-shot at the loop's tokens";
+/** The equal-budget baseline's name (equal-budget.ts), in the table and the eval's progress lines. */
+export const EQUAL_BUDGET_NAME = "one-shot at the loop's tokens";
 
 function modeHeader(mode: string, attempts = 'attempts'): string[] {
   return [`${mode} fixed`, attempts, 'tokens', 'cost', 'time'];

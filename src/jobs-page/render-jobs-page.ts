@@ -72,11 +72,19 @@ function finishedTable(html: HtmlTemplate, records: readonly JobRecord[]): SafeH
   return html`<table><thead><tr><th>Finished</th><th>Repository</th><th>Trigger</th><th>Outcome</th><th class="num">Attempts</th><th class="num">Cost</th><th class="num">Duration</th><th>Your CI</th><th>Links</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
-/** What the repository's CI said of the fix the job pushed (docs/ci-verdict.md); `waiting` until it has. */
+/**
+ * What the repository's CI said of the fix the job pushed (docs/ci-verdict.md). `waiting` only while the
+ * record carries an open wait: a fix without a verdict and without a wait (`ci_verdict: off`, or a wait that
+ * ended with no verdict) is not being followed, and saying `waiting` would promise a verdict that never comes.
+ */
 function ciCell(html: HtmlTemplate, record: JobRecord): SafeHtml {
   const verdict = record.ciVerdict;
-  if (verdict === undefined)
-    return record.fixSha ? html`<span class="badge">waiting</span>` : html`<span class="empty">—</span>`;
+  if (verdict === undefined) {
+    if (!record.fixSha) return html`<span class="empty">—</span>`;
+    return record.ciWaitUntil === undefined
+      ? html`<span class="empty">not followed</span>`
+      : html`<span class="badge">waiting</span>`;
+  }
   const label = verdict.verdict === 'unknown' ? UNKNOWN[verdict.reason ?? 'cancelled'] : verdict.verdict;
   return html`<span class="badge ci-${verdict.verdict}">${label}</span>`;
 }

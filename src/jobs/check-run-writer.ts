@@ -68,8 +68,10 @@ export class CheckRunWriter {
     channel: ReportChannel,
     text: string,
     title = 'selfdebug could not run',
+    notices: readonly string[] = [],
   ): Promise<void> {
-    const output: CheckOutput = { title, summary: text };
+    // Notices go on top however the job ended: a first job that failed still tells of CI secrets.
+    const output = withNotices({ title, summary: text }, notices);
     if (checkRun) await this.completeOpen(checkRun, 'neutral', output);
     else if (channel.kind === 'check-run')
       await this.createCompleted('report the refusal', channel.headSha, 'neutral', output);

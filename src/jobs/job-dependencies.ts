@@ -24,6 +24,6 @@ export interface JobRunnerDependencies {
   environment: Record<string, string | undefined>;
   /** Secrets of the operator's own (registry passwords) that a report must never show. */
   operatorSecrets?: readonly string[];
-  /** Whether the job store holds no finished job of `owner/name`: that job's check run warns of CI secrets. */
-  firstJobOn?: (repository: string) => Promise<boolean>;
+  /** Whether no finished job of `owner/name` has shown the CI secrets warning yet (ciSecretsDue): this job's check run does. */
+  ciSecretsDue?: (repository: string) => Promise<boolean>;
 }

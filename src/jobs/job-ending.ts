@@ -12,6 +12,8 @@ import type { JobTarget } from './resolve-target.js';
 export interface RunJobResult {
   view: JobView | null;
   problem: { kind: 'refused' | 'failed'; message: string } | null;
+  /** The job's check run showed the CI secrets warning, or there was none (more) to show (ci-secrets-notice.ts). */
+  ciSecretsShown?: boolean;
 }
 
 /** How a job's run came out: its delivery, or the error that stopped it (and its target, once known). */

@@ -19,8 +19,8 @@ export interface HandlerOptions {
   run?: typeof runJob;
   /** The operator's cost ceiling, checked again here for jobs queued before it was reached. */
   ceiling?: CostCeilingCheck | null;
-  /** The job store's answer to "no finished job of this repository yet?" (see JobRunnerDependencies.firstJobOn). */
-  firstJobOn?: (repository: string) => Promise<boolean>;
+  /** The job store's answer to "is the CI secrets warning still due here?" (see JobRunnerDependencies.ciSecretsDue). */
+  ciSecretsDue?: (repository: string) => Promise<boolean>;
 }
 
 /**
@@ -33,7 +33,7 @@ export function runJobHandler(base: JobRunnerDependencies, options: HandlerOptio
   return async (job, { signal, guard }) => {
     const logger = options.loggerFor?.(job) ?? base.logger;
     const guarded = guardDependencies(base, guard, logger);
-    const dependencies = options.firstJobOn ? { ...guarded, firstJobOn: options.firstJobOn } : guarded;
+    const dependencies = options.ciSecretsDue ? { ...guarded, ciSecretsDue: options.ciSecretsDue } : guarded;
     const verdict = await options.ceiling?.check(job.request.installationId);
     if (verdict?.refused) {
       // Refused before anything starts: no checkout, no container, no model call.
@@ -63,7 +63,8 @@ export function guardDependencies(
   };
 }
 
-export function jobResult({ view, problem }: RunJobResult, signal: AbortSignal): JobResult {
+export function jobResult(ran: RunJobResult, signal: AbortSignal): JobResult {
+  const { view, problem } = ran;
   const links = view
     ? { pullRequest: view.pullRequestUrl, statusComment: view.statusCommentUrl, checkRun: view.checkRunUrl }
     : NO_LINKS;
@@ -74,6 +75,7 @@ export function jobResult({ view, problem }: RunJobResult, signal: AbortSignal):
     costUsd: spend?.costUsd ?? 0,
     links,
     fixSha: view?.fixSha ?? null,
+    ...(ran.ciSecretsShown ? { ciSecretsShown: true } : {}),
   };
   if (view?.finished)
     return { ...common, outcome: view.finished.outcome, reason: short(view.finished.reason) };

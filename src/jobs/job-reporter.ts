@@ -206,7 +206,7 @@ export class JobReporter {
     const text = this.options.redactor.redact(message);
     const channel = reportChannel({ issueNumber: this.report.reportTo, headSha });
     if (channel.kind === 'comment') await this.comments.refusal(channel.issueNumber, text);
-    await this.checkRuns.refuse(this.report.checkRun, channel, text, title);
+    await this.checkRuns.refuse(this.report.checkRun, channel, text, title, this.notices);
     return this.view();
   }
 

@@ -4,7 +4,7 @@ import type { JobRequest } from '../queue/job-request.js';
 import type { PreparedTask } from '../triggers/index.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { buildTask } from './build-task.js';
-import { ciSecretsNotice } from './ci-secrets-notice.js';
+import { CI_SECRETS_UNSETTLED, type CiSecretsNotice, ciSecretsNotice } from './ci-secrets-notice.js';
 import { startCheckout } from './job-checkout.js';
 import type { JobRunnerDependencies } from './job-dependencies.js';
 import type { JobOutcome } from './job-ending.js';
@@ -27,7 +27,7 @@ interface JobPlan extends JobFix {
   target: JobTarget;
   prepared: PreparedTask;
   /** The CI secrets warning the check run carries, read from the checkout (never rejects). */
-  ciSecrets: Promise<string | null>;
+  ciSecrets: Promise<CiSecretsNotice>;
 }
 
 /**
@@ -73,8 +73,10 @@ export async function planJob(
     checkout = startCheckout(job, target, prepared);
     const fix = planJobFix(job, target, prepared, checkout);
     const { redactor, logger } = reporting;
-    const check = { request, firstJobOn: dependencies.firstJobOn, redactor, logger };
-    const ciSecrets = checkout.then((workspace) => ciSecretsNotice(check, workspace.dir)).catch(() => null);
+    const check = { request, ciSecretsDue: dependencies.ciSecretsDue, redactor, logger };
+    const ciSecrets = checkout
+      .then((workspace) => ciSecretsNotice(check, workspace.dir))
+      .catch(() => CI_SECRETS_UNSETTLED);
     return { kind: 'planned', reporting, checkout, plan: { settings, target, prepared, ciSecrets, ...fix } };
   } catch (error) {
     return { kind: 'stopped', reporting, checkout, outcome: { stopped: error, target } };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { runFixPlan } from '../fix/index.js';
 import type { JobRequest } from '../queue/job-request.js';
+import { CI_SECRETS_UNSETTLED } from './ci-secrets-notice.js';
 import { planDelivery } from './delivery-plan.js';
 import { executeDelivery } from './execute-delivery.js';
 import { deliveryOf } from './job-delivery.js';
@@ -53,9 +54,11 @@ export async function runJob(
     }
   }
   try {
-    const notice = planned.kind === 'planned' ? await planned.plan.ciSecrets : null;
-    if (notice !== null) await report({ type: 'notice', markdown: notice });
-    return await closeJob(outcome, report, planned.reporting);
+    // A planned job has its check run open by now, and its ending, whatever it is, carries the warning.
+    const notice = planned.kind === 'planned' ? await planned.plan.ciSecrets : CI_SECRETS_UNSETTLED;
+    if (notice.warning !== null) await report({ type: 'notice', markdown: notice.warning });
+    const closed = await closeJob(outcome, report, planned.reporting);
+    return { ...closed, ciSecretsShown: notice.settled };
   } finally {
     await (await planned.checkout?.catch(() => null))?.dispose().catch(() => {});
   }

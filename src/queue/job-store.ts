@@ -117,6 +117,12 @@ export interface JobResult {
   links: JobLinks;
   /** The commit the job pushed (a fix on a branch or a pull request), whose CI is followed; absent when it pushed none. */
   fixSha?: string | null;
+  /**
+   * Set when the job's check run showed the CI secrets warning, or the job
+   * found nothing (or nothing more) to warn of: the warning is then no
+   * longer due on the repository (docs/ci-secrets.md).
+   */
+  ciSecretsShown?: boolean;
 }
 
 export interface JobLinks {

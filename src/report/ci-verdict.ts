@@ -21,11 +21,10 @@ const NAMED = 5;
 function ciVerdictLine(verdict: CiVerdict, md: MarkdownWriter): string {
   const on = `on ${md.code(verdict.sha.slice(0, 7))}`;
   const named = workflows(verdict.workflows, md);
-  if (verdict.verdict === 'passed')
-    return `✅ **Your CI passed** ${on} (${plural(verdict.runs, 'workflow run')}).`;
+  if (verdict.verdict === 'passed') return `✅ **Your CI passed** ${on} (${judged(verdict)}).`;
   if (verdict.verdict === 'failed') return `❌ **Your CI failed** ${on}: ${named}.`;
   if (verdict.reason === 'no-ci')
-    return `➖ **No CI** ${on}: no workflow ran on the fix, so only the sandbox's run verified it.`;
+    return `➖ **No CI** ${on}: no workflow or check suite ran on the fix, so only the sandbox's run verified it.`;
   if (verdict.reason === 'timed-out')
     return `❔ **CI verdict unknown** ${on}: ${named} had not finished when selfdebug stopped waiting.`;
   return `❔ **CI verdict unknown** ${on}: ${named} did not run to the end (cancelled).`;
@@ -71,6 +70,16 @@ export function ciVerdictCheckRun(
 
 const CONCLUSIONS = { passed: 'success', failed: 'failure', unknown: 'neutral' } as const;
 const TITLES = { passed: 'Your CI passed', failed: 'Your CI failed', unknown: 'CI verdict unknown' } as const;
+
+/** "2 workflow runs", "1 check suite", or both. */
+function judged(verdict: CiVerdict): string {
+  const suites = verdict.suites ?? 0;
+  const counted = [
+    ...(verdict.runs > 0 || suites === 0 ? [plural(verdict.runs, 'workflow run')] : []),
+    ...(suites > 0 ? [plural(suites, 'check suite')] : []),
+  ];
+  return counted.join(' and ');
+}
 
 function workflows(list: readonly CiWorkflow[], md: MarkdownWriter): string {
   if (list.length === 0) return 'no workflow';

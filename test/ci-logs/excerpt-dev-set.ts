@@ -4,7 +4,7 @@ import { type Measured, tailNumbers } from './dev-set.js';
 
 /**
  * The excerpt's development set (test/fixtures/excerpt-dev-set, built by scripts/excerpt-dev-set):
- * real tools' failures (and a Go panic's goroutine dump) with their noise, each as an Actions job log, a terminal log and the job logs of
+ * real tools' failures (and two Go goroutine dumps: a panic, a test's timeout) with their noise, each as an Actions job log, a terminal log and the job logs of
  * two other CI systems, the failure lines labelled. Measures the excerpt beside `tail -n budget` at the
  * same line budget.
  */

@@ -90,3 +90,44 @@ describe("a Go panic's goroutine dump", () => {
     }
   });
 });
+
+describe("a test's timeout in Go", () => {
+  it("keeps the stuck test's goroutine with the alarm's panic, and lets the other goroutines go", async () => {
+    // A real `go test -timeout 3s` run (the dev set's go-timeout): a WaitGroup waited on for ever.
+    const url = new URL('../fixtures/excerpt-dev-set/raw/go-timeout/output.txt', import.meta.url);
+    const output = readFileSync(url, 'utf8');
+    const lines = output.split('\n');
+    const at = (test: (line: string) => boolean) => lines.findIndex(test) + 1;
+    const stuck = at((line) => line.endsWith('[semacquire]:'));
+    const stuckEnd = at((line) => line.includes('testing/testing.go:1493 +0x35f'));
+    const verdict = at((line) => line.startsWith('FAIL\texample.com/shop/batch'));
+    const workers = lines.flatMap((line, index) =>
+      index + 1 > stuckEnd && index + 1 < verdict && line.trim() !== '' ? [index + 1] : [],
+    );
+    expect(workers.length).toBeGreaterThan(40);
+    const wanted = [at((line) => line.startsWith('panic: test timed out')), verdict];
+    for (let number = stuck; number <= stuckEnd; number++) wanted.push(number);
+    for (const budget of [25, 40, 60]) {
+      const shown = await kept(output, budget);
+      expect({ budget, missing: wanted.filter((number) => !shown.has(number)) }).toEqual({
+        budget,
+        missing: [],
+      });
+      expect(workers.filter((number) => shown.has(number))).toEqual([]);
+    }
+  });
+});
+
+describe("go test's local directory mode", () => {
+  it('keeps the panic, its goroutine, `exit status 2` and the verdict among passing tests', async () => {
+    const url = new URL('../fixtures/go-dump/local-mode.txt', import.meta.url);
+    const dump = readFileSync(url, 'utf8').trimEnd().split('\n');
+    // Around it, as when a script runs go test in one package folder after another: the passing
+    // tests of the dev set's real go run.
+    const passing = LINES.filter((line) => /^\s*(?:=== RUN|--- PASS)/.test(line)).slice(0, 200);
+    const text = `${[...passing.slice(0, 100), ...dump, ...passing.slice(100)].join('\n')}\n`;
+    const excerpt = await excerptLog(text, { maxLines: 12 });
+    const shown = excerpt.lines.map((line) => line.text);
+    expect(shown).toEqual(expect.arrayContaining(dump.filter((line) => line.trim() !== '')));
+  });
+});

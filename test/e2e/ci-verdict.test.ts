@@ -4,14 +4,15 @@ import { describeWithDocker } from '../helpers/docker.js';
 import { AppWorld } from './support/app-world.js';
 import { CI_PASSES, CI_ROUNDS, NO_CI } from './support/ci-repos.js';
 import { sample, scrape } from './support/metrics.js';
-import { workflowRunPayload } from './support/payloads.js';
+import { checkSuitePayload, workflowRunPayload } from './support/payloads.js';
 
 /**
  * The verdict of a repository's own CI on the App's fixes (docs/ci-verdict.md),
  * end to end: the App and a worker as real processes over the GitHub
  * stand-in, the Docker sandbox and a scripted model. The stand-in's workflow
- * runs are made by the test, as GitHub Actions would run them on the pushed
- * commit, and their `workflow_run.completed` webhooks delivered signed.
+ * runs and other apps' check suites are made by the test, as GitHub Actions
+ * or a third-party CI would run them on the pushed commit, and their
+ * `workflow_run.completed` and `check_suite.completed` webhooks delivered signed.
  */
 describeWithDocker('the verdict of the repository’s CI on a fix', () => {
   let world: AppWorld;
@@ -161,4 +162,32 @@ describeWithDocker('the verdict of the repository’s CI on a fix', () => {
     expect(await verdicts('passed')).toBe(2);
     expect(standin.problems).toEqual([]);
   }, 300_000);
+
+  it('4. a fix whose third-party CI (a check suite, no workflow) fails says "your CI failed", naming it', async () => {
+    const repo = await standin.createRepository('octo-org', 'suite-ci', [NO_CI.files]);
+    const circle = { slug: 'circleci-checks', name: 'CircleCI Checks' };
+    // GitHub opens an empty suite of the app on every push: the verdict waits for it instead of "no CI".
+    standin.installCheckApp(repo.fullName, circle);
+    const { pull, sha } = await fixByMention(repo, 'python greet.py');
+
+    const suite = { id: 9001, app: circle, headBranch: pull.head, headSha: sha };
+    standin.setCheckSuite(repo.fullName, {
+      ...suite,
+      status: 'completed',
+      conclusion: 'failure',
+      checkRuns: 2,
+    });
+    const payload = checkSuitePayload(repo, standin.installationId, { ...suite, conclusion: 'failure' });
+    expect((await world.app.deliver('check_suite', payload)).status, world.logs()).toBe(200);
+    await eventually('the verdict in the pull request', () => body(repo).includes('Your CI failed'));
+    expect(body(repo)).toContain(`**Your CI failed** on \`${sha.slice(0, 7)}\`: [CircleCI Checks](`);
+    expect(body(repo)).toContain('checks?check_suite_id=9001');
+    expect((await history(repo)).find((record) => record.fixSha === sha)?.ciVerdict).toMatchObject({
+      verdict: 'failed',
+      runs: 0,
+      suites: 1,
+    });
+    expect(await verdicts('failed')).toBe(2);
+    expect(standin.problems).toEqual([]);
+  }, 180_000);
 });

@@ -47,6 +47,17 @@ describe('selfdebug eval: options, resume and results', () => {
     );
     expect(table).toMatch(/\| \*\*total\*\* \| {2}\| \*\*2\/2 \(100\.0%\)\*\* \| 4 \|/);
     expect(result.stdout).toContain(table);
+    // Each task's progress line gives all three results; the samples drawn to the loop's tokens count as its attempts.
+    const facts = String.raw`[\d,]+ tokens, [\d.]+ s`;
+    for (const [index, name] of ['alpha', 'beta'].entries())
+      expect(result.stdout).toMatch(
+        new RegExp(
+          String.raw`^\[${index + 1}/2\] ${name}: loop fixed, 2 attempts, ${facts}; ` +
+            String.raw`one-shot not fixed \(not-fixed\), 1 attempt, ${facts}; ` +
+            String.raw`one-shot at the loop's tokens not fixed \(not-fixed\), \d+ samples, ${facts}$`,
+          'm',
+        ),
+      );
     const results = await readResultsFile(out);
     expect(results.run).toMatchObject({
       model: 'scripted-second-attempt',
@@ -146,6 +157,25 @@ describe('selfdebug eval: options, resume and results', () => {
       ['alpha', true],
       ['beta', true],
     ]);
+  });
+
+  it("--no-equal-budget leaves the samples at the loop's tokens out of the progress lines", async () => {
+    const suite = await tinySuite(await tempDir());
+    const out = await tempDir();
+    const result = await evalCli([
+      suite,
+      '--scripted',
+      'oracle',
+      ...local,
+      '--out',
+      out,
+      '--no-equal-budget',
+    ]);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toMatch(
+      /^\[2\/2\] beta: loop fixed, 1 attempt, .*; one-shot fixed, 1 attempt, [\d,]+ tokens, [\d.]+ s$/m,
+    );
+    expect(result.stdout).not.toContain("at the loop's tokens");
   });
 
   it('--no-baseline runs the loop only', async () => {

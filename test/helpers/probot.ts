@@ -75,6 +75,8 @@ export interface TestAppOptions {
   repoConfigFor?: AppDependencies['repoConfigFor'];
   /** The operator's cost ceiling, as src/index.ts builds it from SELFDEBUG_COST_CEILING_USD. */
   costCeiling?: AppDependencies['costCeiling'];
+  /** The follower of fixes' CI that workflow_run and check_suite events tell (docs/ci-verdict.md). */
+  ciVerdicts?: AppDependencies['ciVerdicts'];
 }
 
 /**
@@ -110,6 +112,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
       newJobId: () => `job-${++next}`,
       now: () => NOW,
       costCeiling: options.costCeiling ?? null,
+      ...(options.ciVerdicts ? { ciVerdicts: options.ciVerdicts } : {}),
     });
   });
   return { probot, queue, enqueued };

@@ -133,7 +133,7 @@ describe('renderJobsPage', () => {
     expect(html).toContain('>check run</a>');
   });
 
-  it("shows what the repository's CI said of each pushed fix: passed, failed, no CI, or still waiting", () => {
+  it("shows what the repository's CI said of each pushed fix: passed, failed, no CI, waiting while the wait is open, not followed without one", () => {
     const verdict = (kind: 'passed' | 'failed' | 'unknown', reason: 'no-ci' | null = null) => ({
       verdict: kind,
       reason,
@@ -149,8 +149,9 @@ describe('renderJobsPage', () => {
         fixed('a', { ciVerdict: verdict('passed') }),
         fixed('b', { ciVerdict: verdict('failed') }),
         fixed('c', { ciVerdict: verdict('unknown', 'no-ci') }),
-        fixed('d', {}),
-        record({ outcome: 'not-fixed', id: 'e' }),
+        fixed('d', { ciWaitUntil: NOW.getTime() + 60_000 }),
+        fixed('e', {}),
+        record({ outcome: 'not-fixed', id: 'f' }),
       ],
       now: NOW,
     });
@@ -162,6 +163,7 @@ describe('renderJobsPage', () => {
       '<span class="badge ci-failed">failed</span>',
       '<span class="badge ci-unknown">no CI</span>',
       '<span class="badge">waiting</span>',
+      '<span class="empty">not followed</span>',
       '<span class="empty">—</span>',
     ]);
     expect(html).toContain('<th>Your CI</th>');

@@ -4,9 +4,11 @@ import { LocalSandboxProvider } from '../../src/adapters/local/local-sandbox-pro
 import { loadAppConfig } from '../../src/config/app-config.js';
 import { parseSandboxConfig } from '../../src/config/load-config.js';
 import { parseModelConfig } from '../../src/config/model-config.js';
+import { ModelAuthError } from '../../src/errors/index.js';
+import { ciSecretsDue } from '../../src/jobs/ci-secrets-notice.js';
 import { jobResult } from '../../src/jobs/job-handler.js';
 import { type JobRunnerDependencies, runJob } from '../../src/jobs/run-job.js';
-import { ScriptedModel } from '../../src/model/scripted-model.js';
+import { type ScriptedAnswer, ScriptedModel } from '../../src/model/scripted-model.js';
 import type { JobRequest } from '../../src/queue/job-request.js';
 import { MemoryJobStore } from '../../src/queue/memory-store.js';
 import { silentLogger } from '../../src/util/logger.js';
@@ -44,21 +46,27 @@ describe("the App's first check run on a repository warns of CI that reads secre
   });
   afterAll(() => server.close());
 
-  function dependencies(host: FakeCodeHost, store: MemoryJobStore): JobRunnerDependencies {
+  const fixes = (): ScriptedAnswer[] => [fix('greeting is undefined', [goodEdit]), reflect()];
+
+  function dependencies(
+    host: FakeCodeHost,
+    store: MemoryJobStore,
+    answers: ScriptedAnswer[],
+  ): JobRunnerDependencies {
     return {
       codeHostFor: async () => host,
       tokenFor: async () => TOKEN,
       workspaces: new GitWorkspaceProvider({ allowedProtocols: ['http'], host: process.env }),
       sandboxProviderFor: (config) =>
         new LocalSandboxProvider({ ...config, kind: 'local' }, { host: process.env, warn: () => {} }),
-      modelFor: () => new ScriptedModel([fix('greeting is undefined', [goodEdit]), reflect()]),
+      modelFor: () => new ScriptedModel(answers),
       sandboxConfig: parseSandboxConfig({ kind: 'local', commandTimeoutSeconds: 30 }),
       modelConfig: parseModelConfig({ apiKey: 'sk-test-secret-key-0123456789' }),
       appConfig: loadAppConfig({}),
       logger: silentLogger,
       environment: {},
       // What startJobs gives the runner: the store's history of the repository.
-      firstJobOn: async (repository) => (await store.history({ repository, limit: 1 })).length === 0,
+      ciSecretsDue: ciSecretsDue(store),
     };
   }
 
@@ -71,20 +79,29 @@ describe("the App's first check run on a repository warns of CI that reads secre
     });
   }
 
-  /** Runs one job the way the worker does: claimed from the store, completed into its history. */
-  async function runThroughStore(store: MemoryJobStore, id: string): Promise<FakeCodeHost> {
+  /**
+   * Runs one job the way the worker does: claimed from the store, completed
+   * into its history. `config` is the repository's `.github/selfdebug.yml`;
+   * without a command the mention is refused before anything is cloned.
+   */
+  async function runThroughStore(
+    store: MemoryJobStore,
+    id: string,
+    job: { config?: Record<string, unknown>; answers?: ScriptedAnswer[] } = {},
+  ): Promise<FakeCodeHost> {
     const host = new FakeCodeHost('octo/app');
     host.branches.set('main', sha);
     host.permissions.set('octocat', 'write');
-    host.config = { command: 'python3 app.py' };
+    host.config = job.config ?? { command: 'python3 app.py' };
     await store.enqueue(request(id));
     const lease = await store.claim('worker');
     const signal = new AbortController().signal;
-    await lease!.complete(
-      jobResult(await runJob(lease!.job.request, signal, dependencies(host, store)), signal),
-    );
+    const ran = await runJob(lease!.job.request, signal, dependencies(host, store, job.answers ?? fixes()));
+    await lease!.complete(jobResult(ran, signal));
     return host;
   }
+
+  const WARNING = /^\*\*Your CI would run selfdebug's fixes with secrets\.\*\*/;
 
   it('names the workflow and its secret on the first job only', async () => {
     const store = new MemoryJobStore();
@@ -100,5 +117,50 @@ describe("the App's first check run on a repository warns of CI that reads secre
     const second = await runThroughStore(store, '22222222-bbbb');
     expect(second.checkRuns[0]).toMatchObject({ status: 'completed', conclusion: 'success' });
     expect(second.checkRuns[0]?.output?.summary).not.toContain('secrets');
+  });
+
+  it('leaves the warning due when the first job is refused before its checkout: the next job shows it', async () => {
+    const store = new MemoryJobStore();
+    // No command anywhere: refused before the clone, with a comment and no check run.
+    const refused = await runThroughStore(store, '33333333-cccc', { config: {} });
+    expect(refused.comments.map((comment) => comment.body).join('\n')).toContain(
+      'I do not know which command',
+    );
+    expect(refused.checkRuns).toEqual([]);
+    expect((await store.history())[0]).toMatchObject({ outcome: 'refused' });
+    expect((await store.history())[0]?.ciSecretsShown).toBeUndefined();
+
+    const next = await runThroughStore(store, '44444444-dddd');
+    expect(next.checkRuns[0]).toMatchObject({ status: 'completed', conclusion: 'success' });
+    expect(next.checkRuns[0]?.output?.summary).toMatch(WARNING);
+
+    const third = await runThroughStore(store, '55555555-eeee');
+    expect(third.checkRuns[0]?.output?.summary).not.toContain('secrets');
+  });
+
+  it('puts the warning on the check run of a first job that fails after its checkout (its setup)', async () => {
+    const store = new MemoryJobStore();
+    // The job's setup fails: the job stops before the loop, and its check run says why.
+    const config = { command: 'python3 app.py', setup: ['echo "no such package" >&2; exit 3'] };
+    const failed = await runThroughStore(store, '66666666-ffff', { config });
+    const summary = failed.checkRuns[0]?.output?.summary ?? '';
+    expect(failed.checkRuns[0]).toMatchObject({ status: 'completed', conclusion: 'neutral' });
+    expect(summary).toMatch(WARNING);
+    expect(summary).toContain('The job failed before it could finish');
+    expect((await store.history())[0]).toMatchObject({ outcome: 'failed', ciSecretsShown: true });
+
+    const next = await runThroughStore(store, '77777777-aaaa');
+    expect(next.checkRuns[0]?.output?.summary).not.toContain('secrets');
+  });
+
+  it('puts the warning on the check run of a first job whose loop ends in an error', async () => {
+    const store = new MemoryJobStore();
+    const answers = [new ModelAuthError('The model API refused the key: ask the operator.')];
+    const failed = await runThroughStore(store, '88888888-bbbb', { answers });
+    const summary = failed.checkRuns[0]?.output?.summary ?? '';
+    expect(failed.checkRuns[0]).toMatchObject({ status: 'completed', conclusion: 'failure' });
+    expect(summary).toMatch(WARNING);
+    expect(summary).toContain('The model API refused the key');
+    expect((await store.history())[0]).toMatchObject({ ciSecretsShown: true });
   });
 });

@@ -101,6 +101,28 @@ describe('CiVerdictFollower', () => {
     expect(await counted('passed')).toBe(1);
   });
 
+  it('judges a repository whose CI is another app\'s check suite: no "no CI" before it runs', async () => {
+    const { host, store, body, counted } = fixture;
+    host.activeWorkflows = 0;
+    const url = `https://github.com/octo/repo/commit/${SHA_1}/checks?check_suite_id=7`;
+    // GitHub opened the suite on the push; the CI has not added its check runs yet.
+    host.suites.set(SHA_1, [
+      { id: 7, name: 'CircleCI Checks', url, status: 'queued', conclusion: null, checkRuns: 0 },
+    ]);
+    const { fix } = await fixture.pushed(follower, SHA_1);
+    await fixture.settled();
+    expect(body()).toBe('The fix.');
+    // Still open: the wait's end is kept on the record.
+    expect((await store.history())[0]!.ciWaitUntil).toBeGreaterThan(0);
+
+    host.suites.set(SHA_1, [
+      { id: 7, name: 'CircleCI Checks', url, status: 'completed', conclusion: 'failure', checkRuns: 2 },
+    ]);
+    await follower.runCompleted(fix);
+    expect(body()).toContain(`**Your CI failed** on \`1111111\`: [CircleCI Checks](${url})`);
+    expect(await counted('failed')).toBe(1);
+  });
+
   it('leaves a commit no job of ours pushed alone', async () => {
     await follower.runCompleted({ installationId: 1, repository: 'octo/repo', sha: SHA_2 });
     expect(fixture.host.asked).toBe(0);

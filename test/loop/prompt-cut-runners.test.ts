@@ -7,7 +7,8 @@ import { excerptOutput } from '../../src/loop/excerpt.js';
  * runs (test/fixtures/excerpt-dev-set/raw, see test/fixtures/prompt-cut/README.md), each with several
  * failures and the noise a run prints around them. Each failure is marked here by the runner's own
  * structure, apart from the cut's reading: Jest's `●` accounts, pytest's `___ test ___` sections,
- * go test's messages up to `--- FAIL:` (and the panic with its goroutine's stack), gcc's diagnostics
+ * go test's messages up to `--- FAIL:` (and the panic with its goroutine's stack, and on a timeout the
+ * stuck test's goroutine), gcc's diagnostics
  * with their quoted source and notes.
  */
 interface Case {
@@ -54,6 +55,19 @@ const CASES: Case[] = [
       (line.trim() !== '' &&
         index > lines.findIndex((text) => text.includes('orders/pool.go:34 +0x1cf')) &&
         index < lines.findIndex((text) => text.startsWith('FAIL\texample.com/shop/orders'))),
+  },
+  {
+    tool: 'go-timeout',
+    failures: [
+      { from: 'panic: test timed out', to: 'time/sleep.go:176' },
+      { from: '[semacquire]:', to: 'testing/testing.go:1493 +0x35f' },
+    ],
+    // The goroutines that are not the stuck test's (testing's main, the workers), and passing tests.
+    noise: (line, index, lines) =>
+      /^\s*(?:=== RUN|--- PASS)|^ok {2}\t|^PASS$/.test(line) ||
+      (line.trim() !== '' &&
+        index > lines.findIndex((text) => text.includes('time/sleep.go:176')) &&
+        index < lines.findIndex((text) => text.startsWith('FAIL\texample.com/shop/batch'))),
   },
   {
     tool: 'gcc',

@@ -79,4 +79,17 @@ describe('an attempt the test guard refused', () => {
     );
     expect(body).not.toContain('did not apply');
   });
+
+  it('is counted apart in the Why line of a job it left unfixed', () => {
+    const refusedTwice = firstAttempt()
+      .attempt(2)
+      .rejected(2, PROBLEMS, [REMOVED])
+      .attempt(3)
+      .rejected(3, PROBLEMS, [SKIPPED])
+      .reflected()
+      .finished('not-fixed', 'still failing after 3 attempts');
+    expect(renderStatusComment(refusedTwice.view(), Redactor.none)).toContain(
+      '**Why:** 3 attempts: 1 ran and failed, 2 refused by the test guard; the last one proposed edits the test guard refused.',
+    );
+  });
 });

@@ -129,3 +129,55 @@ EOF
   done
   record go-panic "$d" "" "GOTRACEBACK=all GOFLAGS=-count=1 go test -v -cover ./..."
 fi
+
+# Go: a test that never ends (a WaitGroup waited on for a worker that never says it is done), run
+# with a timeout as CI runs it: the testing package panics and prints every goroutine, the stuck
+# test's among them (`[semacquire]`), after the alarm goroutine that panicked.
+if wanted go-timeout && has go go; then
+  d=$(project go-timeout) && mkdir -p "$d/batch" "$d/ship"
+  printf 'module example.com/shop\n\ngo 1.19\n' >"$d/go.mod"
+  cat >"$d/batch/batch.go" <<'EOF'
+package batch
+
+import "sync"
+
+// Ship sends each order to a worker and waits for them all.
+func Ship(orders []int, workers int) int {
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	shipped := 0
+	for i := 0; i < workers; i++ {
+		wg.Add(1)
+		go func() {
+			// Bug: a worker never says it is done, so Ship waits for ever.
+			for order := range jobs {
+				mu.Lock()
+				shipped += order
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, order := range orders {
+		jobs <- order
+	}
+	wg.Wait()
+	close(jobs)
+	return shipped
+}
+EOF
+  cat >"$d/batch/batch_test.go" <<'EOF'
+package batch
+
+import "testing"
+
+func TestShipAll(t *testing.T) {
+	if got := Ship([]int{1, 2, 3}, 12); got != 6 {
+		t.Errorf("Ship = %d, want 6", got)
+	}
+}
+EOF
+  printf 'package ship\n\nfunc Count(names []string) int { return len(names) }\n' >"$d/ship/ship.go"
+  printf 'package ship\n\nimport "testing"\n\nfunc TestCount(t *testing.T) {\n\tfor i := 0; i < 40; i++ {\n\t\tt.Run("n", func(t *testing.T) {\n\t\t\tif Count(make([]string, i)) != i {\n\t\t\t\tt.Fatal("count")\n\t\t\t}\n\t\t})\n\t}\n}\n' >"$d/ship/ship_test.go"
+  record go-timeout "$d" "" "GOFLAGS=-count=1 go test -v -timeout 3s ./..."
+fi

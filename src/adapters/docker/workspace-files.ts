@@ -20,6 +20,7 @@ import { workspacePath } from '../../sandbox/workspace-path.js';
 import { replaceDirectoryContents } from '../../util/replace-directory-contents.js';
 import type { ContainerCalls } from './container-calls.js';
 import { PREPARED_WORKSPACE } from './environment-cache.js';
+import { fileHelperFailure } from './file-helper-failure.js';
 import {
   parseReadFile,
   parseWriteFile,
@@ -75,8 +76,7 @@ export class WorkspaceFiles {
       readFileCommand(this.config.workdir, relative, MAX_READ_BYTES),
       MAX_READ_BYTES + READ_HEADER_BYTES,
     );
-    if (read.exitCode !== 0)
-      throw new WorkspaceTransferError('out', `could not read ${relative}: ${read.stderr.slice(0, 500)}`);
+    if (read.exitCode !== 0) throw fileHelperFailure('read', relative, read, this.config.workspaceMb);
     const outcome = parseReadFile(relative, read.stdout);
     if (outcome instanceof WorkspacePathError) throw outcome;
     if (outcome === null || outcome.content.length > MAX_READ_BYTES) return null;
@@ -97,10 +97,7 @@ export class WorkspaceFiles {
       WRITE_ANSWER_BYTES,
       bytes,
     );
-    if (written.exitCode !== 0) {
-      const failure = new Error(`could not write ${relative}: ${written.stderr.slice(0, 500)}`);
-      throw this.transferError('in', failure, `The file ${relative}`);
-    }
+    if (written.exitCode !== 0) throw fileHelperFailure('write', relative, written, this.config.workspaceMb);
     const outcome = parseWriteFile(relative, written.stdout);
     if (outcome instanceof WorkspacePathError) throw outcome;
   }
@@ -167,11 +164,10 @@ export class WorkspaceFiles {
     );
   }
 
-  /** `what` is what did not fit when the workspace is full. */
-  private transferError(direction: 'in' | 'out', error: unknown, what = 'The repository'): SelfdebugError {
+  private transferError(direction: 'in' | 'out', error: unknown): SelfdebugError {
     if (error instanceof SelfdebugError) return error;
     if (direction === 'in' && /no space left on device/i.test(String((error as Error).message ?? error)))
-      return new WorkspaceFullError(what, this.config.workspaceMb, { cause: error });
+      return new WorkspaceFullError('The repository', this.config.workspaceMb, { cause: error });
     const status = (error as { statusCode?: number }).statusCode;
     if (status !== undefined || (error as { code?: string }).code === 'ECONNREFUSED')
       return this.calls.mapped(error);

@@ -143,6 +143,36 @@ export function workflowRunPayload(
   };
 }
 
+/** `check_suite.completed` of another app's suite on `suite.headSha`; GitHub sends no sender for it but a ghost. */
+export function checkSuitePayload(
+  repo: PayloadRepository,
+  installationId: number,
+  suite: {
+    id: number;
+    app: { slug: string; name: string };
+    headBranch: string;
+    headSha: string;
+    conclusion: 'success' | 'failure';
+  },
+): Json {
+  const base = example('check_suite', 'completed');
+  const baseSuite = base.check_suite as Json;
+  return {
+    ...base,
+    ...envelope(repo, installationId, 'ghost'),
+    check_suite: {
+      ...baseSuite,
+      id: suite.id,
+      head_branch: suite.headBranch,
+      head_sha: suite.headSha,
+      status: 'completed',
+      conclusion: suite.conclusion,
+      app: { ...(baseSuite.app as Json), slug: suite.app.slug, name: suite.app.name },
+      pull_requests: [],
+    },
+  };
+}
+
 /** `pull_request_review.submitted` on pull request `pull.number`. */
 export function reviewPayload(
   repo: PayloadRepository,

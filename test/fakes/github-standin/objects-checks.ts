@@ -1,5 +1,12 @@
 import { appObject, example, type Json, nodeId, rehome, repositoryObject, userObject } from './objects.js';
-import type { CheckRunState, JobState, RepositoryState, StandinState, WorkflowRunState } from './state.js';
+import type {
+  CheckRunState,
+  CheckSuiteState,
+  JobState,
+  RepositoryState,
+  StandinState,
+  WorkflowRunState,
+} from './state.js';
 
 export function checkRunObject(state: StandinState, repository: RepositoryState, run: CheckRunState): Json {
   const { site } = state;
@@ -34,6 +41,80 @@ export function checkRunObject(state: StandinState, repository: RepositoryState,
     check_suite: { id: suiteId(run.headSha) },
     app: appObject(state),
     pull_requests: [],
+  };
+}
+
+/**
+ * The check suites GitHub lists for a commit: one of GitHub Actions per
+ * workflow run on it, the App's own (GitHub opens it on every push, since
+ * the App may write checks; its runs are the App's check runs on the
+ * commit), and the other apps' suites: the ones a test set, and an empty
+ * queued one for each other checks app that has none on the commit.
+ */
+export function commitSuites(state: StandinState, repository: RepositoryState, sha: string): Json[] {
+  const actions = [...repository.runs.values()]
+    .filter((run) => run.headSha === sha)
+    .map((run): CheckSuiteState => {
+      const failed = run.jobs.some((job) => job.conclusion === 'failure');
+      const { headBranch, headSha } = run;
+      const app = { slug: 'github-actions', name: 'GitHub Actions' };
+      const conclusion = failed ? 'failure' : 'success';
+      return {
+        id: suiteId(headSha) + run.runNumber,
+        app,
+        headBranch,
+        headSha,
+        status: 'completed',
+        conclusion,
+        checkRuns: 1,
+      };
+    });
+  const own = [...repository.checkRuns.values()].filter((run) => run.headSha === sha);
+  const ownSuite: CheckSuiteState = {
+    id: suiteId(sha),
+    app: { slug: state.app.slug, name: state.app.slug },
+    headBranch: '',
+    headSha: sha,
+    status: own.length > 0 && own.every((run) => run.status === 'completed') ? 'completed' : 'queued',
+    conclusion: null,
+    checkRuns: own.length,
+  };
+  const others = [...repository.suites.values()].filter((suite) => suite.headSha === sha);
+  const opened = repository.checkApps
+    .filter((app) => !others.some((suite) => suite.app.slug === app.slug))
+    .map((app, index): CheckSuiteState => {
+      const id = suiteId(sha) + 1000 + index;
+      return { id, app, headBranch: '', headSha: sha, status: 'queued', conclusion: null, checkRuns: 0 };
+    });
+  return [...actions, ownSuite, ...others, ...opened].map((suite) =>
+    checkSuiteObject(state, repository, suite),
+  );
+}
+
+function checkSuiteObject(state: StandinState, repository: RepositoryState, suite: CheckSuiteState): Json {
+  const { site } = state;
+  const shaped = rehome(
+    example('GET /repos/{owner}/{repo}/check-suites/{check_suite_id}', 200),
+    site,
+    repository.fullName,
+  );
+  return {
+    ...shaped,
+    id: suite.id,
+    node_id: nodeId('CheckSuite', suite.id),
+    head_branch: suite.headBranch,
+    head_sha: suite.headSha,
+    status: suite.status,
+    conclusion: suite.conclusion,
+    url: `${site.apiUrl}/repos/${repository.fullName}/check-suites/${suite.id}`,
+    // The App's own is the App; any other app gets an id of its own beside it.
+    app:
+      suite.app.slug === state.app.slug
+        ? appObject(state)
+        : { ...appObject(state), id: state.app.id + 1, slug: suite.app.slug, name: suite.app.name },
+    repository: repositoryObject(state, repository),
+    latest_check_runs_count: suite.checkRuns,
+    check_runs_url: `${site.apiUrl}/repos/${repository.fullName}/check-suites/${suite.id}/check-runs`,
   };
 }
 

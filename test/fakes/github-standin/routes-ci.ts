@@ -1,12 +1,12 @@
 import { example, rehome } from './objects.js';
-import { workflowRunObject } from './objects-checks.js';
+import { commitSuites, workflowRunObject } from './objects-checks.js';
 import { commentObject } from './objects-issues.js';
 import { json, notFound, numberParam, paginate, type Routes, repositoryOf } from './route.js';
 
 /*
- * What following a fix's CI reads: the runs of one commit, the workflows a
- * repository has (as GitHub does: the files under .github/workflows on the
- * default branch), and one comment by id.
+ * What following a fix's CI reads: the runs and check suites of one commit,
+ * the workflows a repository has (as GitHub does: the files under
+ * .github/workflows on the default branch), and one comment by id.
  */
 export const ciRoutes: Routes = {
   'GET /repos/{owner}/{repo}/actions/runs': {
@@ -54,6 +54,17 @@ export const ciRoutes: Routes = {
         });
       const { page, headers } = paginate(call, workflows);
       return json(200, { total_count: workflows.length, workflows: page }, headers);
+    },
+  },
+
+  'GET /repos/{owner}/{repo}/commits/{ref}/check-suites': {
+    auth: 'installation',
+    handle: (call, world) => {
+      const repository = repositoryOf(call, world);
+      if (repository === undefined) return notFound();
+      const suites = commitSuites(world.state, repository, call.params.ref ?? '');
+      const { page, headers } = paginate(call, suites);
+      return json(200, { total_count: suites.length, check_suites: page }, headers);
     },
   },
 

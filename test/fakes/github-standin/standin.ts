@@ -21,7 +21,7 @@ import { issueRoutes } from './routes-issues.js';
 import { pullRoutes } from './routes-pulls.js';
 import { repositoryRoutes } from './routes-repos.js';
 import { reviewRoutes } from './routes-reviews.js';
-import { type Role, StandinState } from './state.js';
+import { type CheckSuiteState, type Role, StandinState } from './state.js';
 
 export type { RecordedRequest } from './http-front.js';
 
@@ -210,6 +210,16 @@ export class GitHubStandin {
   }
 
   /** A finished workflow run with its jobs, steps and logs (log text served by the job-logs endpoint). */
+  /** Installs another app that may write checks: from now on every commit has an empty suite of it. */
+  installCheckApp(fullName: string, app: { slug: string; name: string }): void {
+    this.repository(fullName).checkApps.push({ ...app });
+  }
+
+  /** Another app's check suite on a commit, added or replaced by id (its CI starting, running, ending). */
+  setCheckSuite(fullName: string, suite: CheckSuiteState): void {
+    this.repository(fullName).suites.set(suite.id, { ...suite });
+  }
+
   createWorkflowRun(fullName: string, run: StandinWorkflowRun): WorkflowRunRecord {
     const repository = this.repository(fullName);
     const { state } = this.world;

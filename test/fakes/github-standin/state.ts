@@ -112,6 +112,18 @@ export interface WorkflowRunState {
   jobs: JobState[];
 }
 
+/** Another app's check suite on a commit (a CI that reports through checks), as a test sets it. */
+export interface CheckSuiteState {
+  id: number;
+  app: { slug: string; name: string };
+  headBranch: string;
+  headSha: string;
+  status: 'queued' | 'in_progress' | 'completed';
+  conclusion: string | null;
+  /** How many check runs the app has added to it; 0 for a suite GitHub only opened. */
+  checkRuns: number;
+}
+
 export interface ReviewCommentState {
   id: number;
   path: string;
@@ -145,6 +157,10 @@ export interface RepositoryState {
   reactions: ReactionState[];
   checkRuns: Map<number, CheckRunState>;
   runs: Map<number, WorkflowRunState>;
+  /** Other apps' suites; GitHub Actions' and the App's own are made from the runs and check runs. */
+  suites: Map<number, CheckSuiteState>;
+  /** Other apps that may write checks here: GitHub opens a suite of each on every commit. */
+  checkApps: { slug: string; name: string }[];
   reviews: ReviewState[];
 }
 
@@ -220,6 +236,8 @@ export class StandinState {
       reactions: [],
       checkRuns: new Map(),
       runs: new Map(),
+      suites: new Map(),
+      checkApps: [],
       reviews: [],
     };
     this.repositories.set(fullName.toLowerCase(), repository);
