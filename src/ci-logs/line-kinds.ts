@@ -127,8 +127,6 @@ function opening(characters: string): Uint8Array {
 const DIGITS = '0123456789';
 const WORD = `${DIGITS}abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_`;
 const OPENS_VERDICT = opening('FEnr-');
-/** The verdict-first layout opens with the progress column or a verdict that VERDICT_FIRST does not read. */
-const OPENS_PYTEST_VERDICT = opening('[PSX');
 /** The verdict-last layout ends with the progress column (`%]`), a reason (`)`) or the verdict's last letter. */
 const ENDS_PYTEST_VERDICT = opening(')DRLS');
 const OPENS_STATUS = opening('FEC');
@@ -211,17 +209,27 @@ function classifyProblem(core: string, tag: string, first: number, flagged: bool
  * `xfail_strict`, and then pytest says FAILED) only flagged. Two table reads reject most lines.
  */
 function pytestVerdict(core: string, first: number): LineClass | undefined {
-  let verdict = OPENS_PYTEST_VERDICT[first] === 1 ? PYTEST_VERDICT_FIRST.exec(core)?.[1] : undefined;
+  let verdict = opensPytestVerdict(core, first) ? PYTEST_VERDICT_FIRST.exec(core)?.[1] : undefined;
   if (verdict === undefined) {
     const end = core.length - 1;
     const last = charCodeAt.call(core, end);
     const progress = last === 93 /* ] */ && charCodeAt.call(core, end - 1) === 37; /* % */
-    if (progress || ENDS_PYTEST_VERDICT[last] === 1) verdict = PYTEST_VERDICT_LAST.exec(core)?.[1];
+    // Most lines ending with `)` are stack frames: a test id's `::` is searched first.
+    const ends = ENDS_PYTEST_VERDICT[last] === 1 && (last !== 41 /* ) */ || core.includes('::'));
+    if (progress || ends) verdict = PYTEST_VERDICT_LAST.exec(core)?.[1];
     else if (last === 32 && PYTEST_STARTED.test(core)) return NOISE;
     if (verdict === undefined) return undefined;
   }
   if (verdict === 'FAILED' || verdict === 'ERROR') return TEST;
   return verdict === 'XPASS' ? FLAGGED : NOISE;
+}
+
+/** `[ 42%]`, or the first two letters of PASSED, SKIPPED, XFAIL, XPASS (VERDICT_FIRST reads FAILED and ERROR). */
+function opensPytestVerdict(core: string, first: number): boolean {
+  const second = charCodeAt.call(core, 1);
+  if (first === 91 /* [ */) return second === 32 || (second >= 48 && second <= 57);
+  if (first === 88 /* X */) return second === 70 || second === 80; /* F P */
+  return (first === 80 && second === 65) || (first === 83 && second === 75); /* PA SK */
 }
 
 function mayNameException(core: string, error: boolean): boolean {

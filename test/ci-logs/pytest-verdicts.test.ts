@@ -41,6 +41,7 @@ describe('pytest verdict lines', () => {
     'tests/test_x.py::test_y XFAIL (restock do...)                           [ 97%]',
     'tests/test_x.py::test_error_path PASSED                                 [ 44%]',
     'tests/test_x.py::test_y SKIPPED',
+    'tests/test_x.py::test_y SKIPPED (needs a Windows host)',
     '[gw1] [ 91%] SKIPPED tests/test_x.py::test_y ',
     '[gw1] [ 95%] XFAIL tests/test_x.py::test_failing_case ',
     '[gw0] [  2%] PASSED tests/test_x.py::test_error[1] ',
