@@ -1,5 +1,4 @@
 import type { Candidate, CandidateStore } from './candidate-store.js';
-import { frameOrigin, shapeOf } from './line-shape.js';
 import { isKnownNoise } from './noise-lines.js';
 
 // Called as `charCodeAt.call(text, i)`: see "String methods" in docs/ci-logs.md for why.
@@ -13,7 +12,7 @@ export interface StepEnd {
 }
 
 /** Known noise by its text, or by where it stands. */
-function isNoiseLine(line: { text: string; noise?: boolean }): boolean {
+export function isNoiseLine(line: { text: string; noise?: boolean }): boolean {
   return line.noise === true || isKnownNoise(line.text);
 }
 
@@ -31,12 +30,6 @@ export const EVIDENCE_SCORE = 40;
 const STEP_END_SHARE = 0.5;
 /** How far from a line of evidence its context reaches. */
 const CONTEXT_REACH = 8;
-const INDENTED = /^\s/;
-/** How far past a line the reading kept its block may go on over unindented lines. */
-const BLOCK_TAIL = 4;
-/** The lines before an exit line that the reading keeps as its context and a tool's possible last words. */
-const BEFORE_EXIT = 6;
-const AFTER_EXIT = 8;
 /** Under a character budget (a prompt's), the most of it the tail's lines may take before the evidence. */
 const TAIL_CHARACTER_SHARE = 0.6;
 
@@ -110,77 +103,6 @@ export function fill(
   ends.take(chosen, Number.POSITIVE_INFINITY);
   // Known noise last: it is shown only where the budget has room once everything else is in.
   new StepEndQueue(input.stepEnds, true).take(chosen, Number.POSITIVE_INFINITY);
-}
-
-/**
- * Never worse than the tail: of the lines `tail -n budget` would show, those in a failed step (its
- * end, up to the runner's exit line) that the reading marked as evidence or as its context (a
- * failure's block: message, quoted source, frames) and that are not known noise, newest first. They are at most the
- * budget, and the noise and the runner's cleanup among them leave room for what explains the
- * failure from earlier in the log. A library's frames (the runtime's, the test framework's) come
- * apart: they give way to the failing tests named earlier when both do not fit.
- */
-export function tailLines(input: {
-  store: CandidateStore;
-  stepEnds: StepEnd[];
-  contexts: Map<number, Map<number, string>>;
-  totalLines: number;
-  maxLines: number;
-}): {
-  failure: StepEnd['lines'];
-  frames: StepEnd['lines'];
-} {
-  const first = input.totalLines - input.maxLines + 1;
-  const { read, exits } = nearFailure(input, first);
-  const near = new Set([...read, ...exits]);
-  const failure: StepEnd['lines'] = [];
-  const frames: StepEnd['lines'] = [];
-  const lines = input.stepEnds.flatMap((end) => end.lines).sort((left, right) => left.number - right.number);
-  for (const line of lines) {
-    if (line.number < first || isNoiseLine(line)) continue;
-    const origin = frameOrigin(shapeOf(line.text).core);
-    // A block goes on over indented lines and frames until a blank line (never among a step's end
-    // lines), and over a few more lines of any kind after what the reading kept (a diff's last mark).
-    // A runner's exit line ends the step's output: what follows it is the runner's, not a block.
-    const after = line.number - 1;
-    if (
-      near.has(after) &&
-      !exits.has(after) &&
-      (origin !== null || INDENTED.test(line.text) || readNear(read, line.number))
-    )
-      near.add(line.number);
-    if (near.has(line.number)) (origin === 'library' ? frames : failure).push(line);
-  }
-  return { failure: failure.reverse(), frames: frames.reverse() };
-}
-
-/**
- * The numbers from `first` on that the reading kept: candidates, and the context around evidence;
- * and the runner's exit lines apart. The plain lines around an exit line (kept as a tool's possible
- * last words, and as the exit's context) are not taken for a failure on that ground alone: in a
- * tail they are as often the end of the noise, or the runner's own lines after it.
- */
-function nearFailure(
-  input: { store: CandidateStore; contexts: Map<number, Map<number, string>> },
-  first: number,
-): { read: Set<number>; exits: Set<number> } {
-  const candidates = [...input.store.all()].filter((candidate) => candidate.number >= first);
-  const exits = new Set(candidates.filter(({ kind }) => kind === 'exit').map(({ number }) => number));
-  const aroundExit = (number: number) => {
-    for (const exit of exits) if (number > exit - BEFORE_EXIT && number <= exit + AFTER_EXIT) return true;
-    return false;
-  };
-  const read = new Set<number>();
-  for (const { number, kind } of candidates)
-    if (kind !== 'exit' && (kind !== 'plain' || !aroundExit(number))) read.add(number);
-  for (const lines of input.contexts.values())
-    for (const number of lines.keys()) if (number >= first && !aroundExit(number)) read.add(number);
-  return { read, exits };
-}
-
-function readNear(read: Set<number>, number: number): boolean {
-  for (let back = 1; back <= BLOCK_TAIL; back++) if (read.has(number - back)) return true;
-  return false;
 }
 
 /**

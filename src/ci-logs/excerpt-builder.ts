@@ -11,6 +11,7 @@ import { showLine, stripLine } from './line-text.js';
 import type { LineHandler } from './log-lines.js';
 import { type LogExcerpt, selectLines } from './select-lines.js';
 import { StepEnds } from './step-ends.js';
+import { TailStart } from './tail-start.js';
 
 // Called as `charCodeAt.call(text, i)`: see "String methods" in docs/ci-logs.md for why.
 const { charCodeAt, trim } = String.prototype;
@@ -38,6 +39,7 @@ export class ExcerptBuilder implements LineHandler {
   /** The job's steps, the same array as `job.steps`. */
   private readonly steps = this.job.steps;
   private readonly ends: StepEnds;
+  private readonly tail: TailStart;
   private contextUntil = 0;
   private head: { raw: string; number: number }[] | null = [];
   private readonly reading = new CloseReading();
@@ -50,6 +52,7 @@ export class ExcerptBuilder implements LineHandler {
   ) {
     this.store = new CandidateStore(Math.max(4 * maxLines, 600));
     this.ends = new StepEnds(maxLines, RECENT_LINES);
+    this.tail = new TailStart(maxLines);
   }
 
   line(text: string, start: number, end: number, number: number, flagged: boolean): void {
@@ -79,6 +82,10 @@ export class ExcerptBuilder implements LineHandler {
     this.ends.push(text, start, end, number);
   }
 
+  continues(number: number): void {
+    this.tail.continues(number);
+  }
+
   finish(totalLines: number): LogExcerpt {
     const whole = this.head?.map(({ raw, number }) => ({ number, text: showLine(stripLine(raw)) })) ?? null;
     const panics = this.goroutines.panics();
@@ -93,6 +100,7 @@ export class ExcerptBuilder implements LineHandler {
       contexts: whole ? new Map() : this.ends.shownContexts(this.job.system),
       system: this.job.system,
       totalLines,
+      tailFirst: this.tail.first(totalLines),
       maxLines: this.maxLines,
       maxCharacters: this.maxCharacters,
       panics,

@@ -32,6 +32,9 @@ export async function excerptLog(source: LogSource, options: ExcerptOptions = {}
             builder.line(text, start, end, number, flagged);
             for (const other of others) other.line(text, start, end, number, flagged);
           },
+          continues(number) {
+            builder.continues(number);
+          },
         };
   return builder.finish(await readLog(source, reader));
 }

@@ -30,6 +30,11 @@ const NOISE = of('noise', 0);
 const FLAGGED = of('plain', 6);
 const BOILERPLATE = of('noise', 2);
 const WARNING = of('warning', 3);
+/**
+ * A compiler's `path:line:col: note: …` goes on with the diagnostic before it (gcc's `declared here`
+ * under an error), whatever that one's severity: never noise on its own, never evidence either.
+ */
+const NOTE = of('plain', 6);
 const TEST = of('test', 90);
 const TEST_BANNER = of('test', 85);
 /** `FAILED` alone on its line (Ant's JUnit report): the test it judges is named on the line before. */
@@ -182,7 +187,7 @@ function classifyProblem(core: string, tag: string, first: number, flagged: bool
   const error = core.includes('rror');
   if ((error && DIAGNOSTIC.test(core)) || (tag === 'ERROR' && JAVAC_DIAGNOSTIC.test(core))) return DIAGNOSED;
   if (OPENS_PLACE[first] === 1 && PLACED_MESSAGE.test(core))
-    return /\b(?:warning|note|info)\b/i.test(core) ? WARNING : PLACED;
+    return /\b(?:warning|info)\b/i.test(core) ? WARNING : /\bnote\b/i.test(core) ? NOTE : PLACED;
   const lint = OPENS_LINT[first] === 1 ? LINT_DIAGNOSTIC.exec(core) : null;
   if (lint) return lint[1] === 'error' ? LINTED : WARNING;
   if (OPENS_PACKAGE[first] === 1 && PACKAGE_MANAGER.test(core))

@@ -23,6 +23,11 @@ export interface LineHandler {
    * `flagged` says the keyword pattern matched inside it.
    */
   line(text: string, start: number, end: number, number: number, flagged: boolean): void;
+  /**
+   * The segment numbered `number` ended with a lone `\r`: the next number goes on the same
+   * `\n`-ended line, as `tail` counts lines. Called on the rare path only (see TailStart).
+   */
+  continues?(number: number): void;
 }
 
 /** Longer lines keep their first bytes only: the rest cannot fit an excerpt anyway. */
@@ -130,7 +135,7 @@ export class LineSplitter {
       // The `\r` closing the previous piece was half of a `\r\n`: the run ends there.
       position = 1;
       this.closeRun();
-    }
+    } else if (this.afterCarriageReturn && length > 0) this.handler.continues?.(this.count);
     this.afterCarriageReturn = false;
     let nextReturn = text.indexOf('\r', position);
     let nextHit = -2;
@@ -168,6 +173,8 @@ export class LineSplitter {
       this.endRun(text, start, end, this.count, flagged);
       return end + 2;
     }
+    // A lone `\r` ends a segment, not the line `tail` counts; one closing the piece is known on the next.
+    if (end + 1 < text.length || last) this.handler.continues?.(this.count);
     if (end > start) {
       // GitLab's `section_start:…` and Travis's `travis_fold:…` markers end with `\r` and a clear:
       // they are structure, not a redrawn state, so they are delivered on their own.

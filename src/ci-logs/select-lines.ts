@@ -7,12 +7,12 @@ import {
   knownLines,
   type Ranked,
   type StepEnd,
-  tailLines,
 } from './chosen-lines.js';
 import type { CiSystem } from './ci-format.js';
 import { firstFailureBlocks } from './first-failures.js';
 import type { PanicBlock } from './go-traceback.js';
 import { isKnownNoise } from './noise-lines.js';
+import { tailLines } from './tail-lines.js';
 
 export type { StepEnd } from './chosen-lines.js';
 
@@ -91,6 +91,8 @@ export interface SelectInput {
   contexts: Map<number, Map<number, string>>;
   system: CiSystem;
   totalLines: number;
+  /** The number of the first line `tail -n maxLines` shows (see TailStart). */
+  tailFirst: number;
   maxLines: number;
   maxCharacters: number;
   /** The first Go panic of each step, with the stack of the goroutine that panicked. */

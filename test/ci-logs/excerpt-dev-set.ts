@@ -4,15 +4,18 @@ import { type Measured, tailNumbers } from './dev-set.js';
 
 /**
  * The excerpt's development set (test/fixtures/excerpt-dev-set, built by scripts/excerpt-dev-set):
- * fifteen real tools' failures (and two Go goroutine dumps) with their noise, each as an Actions job log and a terminal log, the
- * failure lines labelled. Measures the excerpt beside `tail -n budget` at the same line budget.
+ * real tools' failures (and two Go goroutine dumps: a panic, a test's timeout) with their noise, each as an Actions job log, a terminal log and the job logs of
+ * two other CI systems, the failure lines labelled. Measures the excerpt beside `tail -n budget` at the
+ * same line budget.
  */
 const LOGS = new URL('../fixtures/excerpt-dev-set/logs/', import.meta.url);
 
 export interface DevSetLog {
   name: string;
   tool: string;
-  shape: 'actions' | 'terminal';
+  /** `actions`, `terminal`, or the CI system whose job log wraps the run (`gitlab`, `jenkins`, …). */
+  shape: string;
+  exitCode: number;
   text: string;
   failure: Set<number>;
 }
@@ -25,11 +28,19 @@ export function excerptDevSet(): DevSetLog[] {
       const name = file.slice(0, -4);
       const labels = JSON.parse(readFileSync(new URL(`${name}.labels.json`, LOGS), 'utf8')) as {
         tool: string;
-        shape: DevSetLog['shape'];
+        shape: string;
+        exitCode: number;
         failureLines: string;
       };
       const text = readFileSync(new URL(file, LOGS), 'utf8');
-      return { name, tool: labels.tool, shape: labels.shape, text, failure: numbers(labels.failureLines) };
+      return {
+        name,
+        tool: labels.tool,
+        shape: labels.shape,
+        exitCode: labels.exitCode,
+        text,
+        failure: numbers(labels.failureLines),
+      };
     });
 }
 
