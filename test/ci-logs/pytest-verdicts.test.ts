@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { excerptLog } from '../../src/ci-logs/index.js';
+import { cutOutput, excerptLog, formatCut } from '../../src/ci-logs/index.js';
 import { classify } from '../../src/ci-logs/line-kinds.js';
 import { shapeOf } from '../../src/ci-logs/line-shape.js';
 import { stripLine } from '../../src/ci-logs/line-text.js';
@@ -109,4 +109,13 @@ describe.each(['verbose', 'xdist'])('pytest %s output', (name) => {
     expect(texts).toEqual(expect.arrayContaining(verdicts.map((line) => line.trimEnd())));
     expect(texts.filter((line) => NOISE.test(line))).toEqual([]);
   });
+});
+
+it('the cut fits its budget with the gap marks of xdist’s redrawn start-up line (`\r`)', () => {
+  const output = recorded('xdist');
+  expect(output).toContain('\r[gw0]');
+  for (let budget = 1000; budget < output.length; budget += 100) {
+    const cut = formatCut(cutOutput(output, { maxCharacters: budget }));
+    expect(cut.length, `${budget}`).toBeLessThanOrEqual(budget);
+  }
 });
