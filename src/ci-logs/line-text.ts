@@ -22,6 +22,9 @@ const DIGIT = 0;
 const RUNNER_COLUMNS = Uint8Array.from('dddd-dd-ddTdd:dd:dd.dddddddZ ', (character) =>
   character === 'd' ? DIGIT : charCodeAt.call(character, 0),
 );
+/** The prefix's separator columns, the most telling last (`Z `, `.`), then its digits' columns. */
+const RUNNER_SEPARATORS = [27, 28, 19, 13, 16, 7, 4, 10];
+const RUNNER_DIGITS = Array.from(RUNNER_COLUMNS.keys()).filter((column) => RUNNER_COLUMNS[column] === DIGIT);
 const TIMESTAMP =
   /^\uFEFF?(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)? ?(?:\d\d[OE]\+? )?|\[\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\] ?|\[?\d\d:\d\d:\d\d(?:[.,]\d+)?\]? )/;
 // CSI sequences (colours, cursor moves), OSC sequences (titles, links), APC sequences (Buildkite's
@@ -68,12 +71,11 @@ export function ownCopy(text: string): string {
 }
 
 function isRunnerTimestamp(text: string): boolean {
+  // The separators first, then the digits' columns: a line that is no such prefix fails at the first read.
   if (text.length < RUNNER_TIMESTAMP_LENGTH) return false;
-  for (let column = 0; column < RUNNER_TIMESTAMP_LENGTH; column++) {
-    const expected = RUNNER_COLUMNS[column]!;
-    const code = charCodeAt.call(text, column);
-    if (expected === DIGIT ? !isDigit(code) : code !== expected) return false;
-  }
+  for (const column of RUNNER_SEPARATORS)
+    if (charCodeAt.call(text, column) !== RUNNER_COLUMNS[column]) return false;
+  for (const column of RUNNER_DIGITS) if (!isDigit(charCodeAt.call(text, column))) return false;
   return true;
 }
 
