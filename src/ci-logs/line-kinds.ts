@@ -60,7 +60,7 @@ const TRACEBACK_OPENED = of('detail', 50);
 
 // A test named next to its runner's verdict.
 const VERDICT_FIRST =
-  /^(?:(?:FAILED|ERROR|XPASS)\s+\S+(?:::|\.py\b)|(?:FAIL|ERROR): \S+ \([\w.$]+\)|(?:FAIL|ERROR): test|--- FAIL: \S|FAIL\s+\S|not ok \d+|rspec \S+:\d+|Failed \S.*\[\s*[\d.]+\s*m?s\])/;
+  /^(?:(?:FAILED|ERROR)\s+\S+(?:::|\.py\b)|(?:FAIL|ERROR): \S+ \([\w.$]+\)|(?:FAIL|ERROR): test|--- FAIL: \S|FAIL\s+\S|not ok \d+|rspec \S+:\d+|Failed \S.*\[\s*[\d.]+\s*m?s\])/;
 const VERDICT_LAST = /(?:\s\.\.\.\s+(?:FAIL|FAILED|ERROR)$|<<< (?:FAILURE|ERROR)!|\S\s+(?:FAILED|FAILURE)$)/;
 const SYMBOLS = ['●', '✕', '×', '✗', '✖', '✘', '❌'].map(latin1);
 const BULLET = new RegExp(`^(?:${SYMBOLS.join('|')})\\s+\\S`);
@@ -68,6 +68,18 @@ const CONSOLE_BULLET = latin1('● Console');
 const LINT_TOTAL = latin1('✖ ');
 const BANNER = /^(?:_{3,}|-{4}) \S.* (?:_{3,}|-{4})$/;
 const STATUS_ONLY = /^(?:FAILED|FAILURE|FAIL|ERROR|Caused an ERROR)$/;
+/**
+ * pytest's verdict on one test, in its three layouts: `path::test VERDICT [ 42%]` (`-v`; the progress
+ * column absent with `console_output_style=classic`, a skip's or xfail's reason before it),
+ * `[ 42%] VERDICT path::test` (xdist's `-n` with `-v`, after the `[gw0]` tag) and the short test
+ * summary's `VERDICT path::test - message` (`SKIPPED [1] path.py:12: reason` for skips).
+ */
+const PYTEST_VERDICT_LAST =
+  /^\S+?(?:::|\.py\b).*? (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)(?: \(.*\))?(?:\s+\[\s*\d{1,3}%\])?$/;
+/** xdist's `-v` names each test as a worker starts it, alone on a line with a space after it. */
+const PYTEST_STARTED = /^[\w./\\-]+\.py::.* $/;
+const PYTEST_VERDICT_FIRST =
+  /^(?:\[\s*\d{1,3}%\] )?(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (?:\[\d+\] )?\S+?(?:::|\.py\b)/;
 
 // A runner's or build tool's verdict on the whole run.
 const SUMMARY =
@@ -119,7 +131,9 @@ function opening(characters: string): Uint8Array {
 }
 const DIGITS = '0123456789';
 const WORD = `${DIGITS}abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_`;
-const OPENS_VERDICT = opening('FEXnr-');
+const OPENS_VERDICT = opening('FEnr-');
+/** The verdict-last layout ends with the progress column (`%]`), a reason (`)`) or the verdict's last letter. */
+const ENDS_PYTEST_VERDICT = opening(')DRLS');
 const OPENS_STATUS = opening('FEC');
 const OPENS_SUMMARY = opening(`=TSBFtE*${DIGITS}`);
 const OPENS_BOILERPLATE = opening('-[TRFAmPGS*');
@@ -143,6 +157,8 @@ export function classify(shape: LineShape, flagged = true): LineClass {
     if (tag !== 'INFO') return WARNING;
   }
   if (OPENS_BOILERPLATE[first] === 1 && BUILD_TOOL_BOILERPLATE.test(core)) return BOILERPLATE;
+  const pytest = pytestVerdict(core, first);
+  if (pytest !== undefined) return pytest;
   const verdictLast =
     (core.includes('FAIL') || core.includes('ERROR') || core.includes('<<<')) && VERDICT_LAST.test(core);
   if (verdictLast || (OPENS_VERDICT[first] === 1 && VERDICT_FIRST.test(core))) {
@@ -190,6 +206,35 @@ function classifyProblem(core: string, tag: string, first: number, flagged: bool
   if (flagged && GENERIC_FAILURE.test(core)) return GENERIC;
   if ((core.includes('arning') || core.includes('WARN')) && WARNING_WORD.test(core)) return WARNING;
   return FLAGGED;
+}
+
+/**
+ * pytest's verdict on a test, when the line is one: FAILED and ERROR a failing test; PASSED, SKIPPED
+ * and XFAIL noise, as is xdist's line for a test's start; XPASS (an expected failure that passed, which fails the run only under
+ * `xfail_strict`, and then pytest says FAILED) only flagged. Two table reads reject most lines.
+ */
+function pytestVerdict(core: string, first: number): LineClass | undefined {
+  let verdict = opensPytestVerdict(core, first) ? PYTEST_VERDICT_FIRST.exec(core)?.[1] : undefined;
+  if (verdict === undefined) {
+    const end = core.length - 1;
+    const last = charCodeAt.call(core, end);
+    const progress = last === 93 /* ] */ && charCodeAt.call(core, end - 1) === 37; /* % */
+    // Most lines ending with `)` are stack frames: a test id's `::` is searched first.
+    const ends = ENDS_PYTEST_VERDICT[last] === 1 && (last !== 41 /* ) */ || core.includes('::'));
+    if (progress || ends) verdict = PYTEST_VERDICT_LAST.exec(core)?.[1];
+    else if (last === 32 && PYTEST_STARTED.test(core)) return NOISE;
+    if (verdict === undefined) return undefined;
+  }
+  if (verdict === 'FAILED' || verdict === 'ERROR') return TEST;
+  return verdict === 'XPASS' ? FLAGGED : NOISE;
+}
+
+/** `[ 42%]`, or the first two letters of PASSED, SKIPPED, XFAIL, XPASS (VERDICT_FIRST reads FAILED and ERROR). */
+function opensPytestVerdict(core: string, first: number): boolean {
+  const second = charCodeAt.call(core, 1);
+  if (first === 91 /* [ */) return second === 32 || (second >= 48 && second <= 57);
+  if (first === 88 /* X */) return second === 70 || second === 80; /* F P */
+  return (first === 80 && second === 65) || (first === 83 && second === 75); /* PA SK */
 }
 
 function mayNameException(core: string, error: boolean): boolean {

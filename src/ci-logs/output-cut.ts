@@ -30,7 +30,12 @@ const MAX_SHOWN = 406;
 
 export function cutOutput(text: string, options: CutOptions): OutputCut {
   const { lines, blocks, totalLines } = readOutput(text);
-  const budget = new Budget(lines, options.maxCharacters, options.maxLines ?? Number.POSITIVE_INFINITY);
+  const budget = new Budget(
+    lines,
+    totalLines,
+    options.maxCharacters,
+    options.maxLines ?? Number.POSITIVE_INFINITY,
+  );
   if (budget.takeAll(lines.map((_, index) => index))) return budget.result(totalLines);
   const firsts = firstOfEachKind(blocks);
   let everyBlock = true;
@@ -95,20 +100,32 @@ function indexesOf(lines: OutputLine[], role: OutputLine['role']): number[] {
 /**
  * The lines kept so far and what showing them costs: each line's text and break, and a gap
  * mark for each run of left-out lines between them (counted exactly as lines come and go).
+ * A redrawn line's earlier states (`\r`, see log-lines.ts) are numbered but never shown: a line
+ * next to them always has a gap mark on that side.
  */
 class Budget {
   private readonly kept: Uint8Array;
+  /** 1 where numbers are missing before line i (at `lines.length`: after the last line). */
+  private readonly hidden: Uint8Array;
   private characters = 0;
   private count = 0;
   private gaps: number;
 
   constructor(
     private readonly lines: OutputLine[],
+    totalLines: number,
     private readonly maxCharacters: number,
     private readonly maxLines: number,
   ) {
     this.kept = new Uint8Array(lines.length);
-    this.gaps = lines.length > 0 ? 1 : 0;
+    this.hidden = new Uint8Array(lines.length + 1);
+    let next = 1;
+    lines.forEach((line, index) => {
+      this.hidden[index] = line.n > next ? 1 : 0;
+      next = line.n + 1;
+    });
+    this.hidden[lines.length] = totalLines >= next ? 1 : 0;
+    this.gaps = totalLines > 0 ? 1 : 0;
   }
 
   /** Keeps every line given, or none of them. */
@@ -152,8 +169,9 @@ class Budget {
   }
 
   private keep(index: number, value: 0 | 1): void {
-    const before = index > 0 && this.kept[index - 1] === 0;
-    const after = index < this.lines.length - 1 && this.kept[index + 1] === 0;
+    const before = this.hidden[index] === 1 || (index > 0 && this.kept[index - 1] === 0);
+    const after =
+      this.hidden[index + 1] === 1 || (index < this.lines.length - 1 && this.kept[index + 1] === 0);
     // Keeping a line inside a gap splits it in two; at a gap's edge it shrinks it; alone, it closes it.
     const change = before && after ? 1 : !before && !after ? -1 : 0;
     this.gaps += value === 1 ? change : -change;

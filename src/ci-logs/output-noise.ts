@@ -2,7 +2,8 @@ import { latin1 } from './log-lines.js';
 
 /**
  * Lines of a command's output that never explain a failure, whatever failed: the first to go
- * when the output must be cut. Passing tests (and go test's passing packages, `ok  \tpkg\t0.01s`), coverage tables (nyc/istanbul, coverage.py,
+ * when the output must be cut. Passing tests (and go test's passing packages, `ok  \tpkg\t0.01s`;
+ * pytest's verdicts are read by the line classes, line-kinds.ts), coverage tables (nyc/istanbul, coverage.py,
  * go's per-package coverage), progress bars, downloads and installs, and a lint run's
  * summary when it found no error. Lint and compiler warnings are the line classes' `warning`
  * kind (see line-kinds.ts). Lines are latin1, as the splitter delivers them (✔ is its UTF-8 bytes).
@@ -10,7 +11,7 @@ import { latin1 } from './log-lines.js';
 const PASS_MARKS = ['✓', '✔', '√'].map(latin1).join('|');
 const PASSING_TEST = new RegExp(
   `^(?:ok \\d+\\b|ok {2}\\t\\S|\\? {3}\\t\\S+\\t\\[no test files\\]|(?:${PASS_MARKS})\\s|PASS\\s+\\S|--- PASS: |=== (?:RUN|PAUSE|CONT)\\s|PASSED\\s|\\[\\s*(?:OK|PASSED)\\s*\\]\\s)` +
-    '|(?:\\s\\.\\.\\.\\s+ok|\\s+PASSED(?:\\s+\\[\\s*\\d+%\\])?|\\s\\.\\.\\.\\s+passed)$',
+    '|(?:\\s\\.\\.\\.\\s+ok|\\s+PASSED|\\s\\.\\.\\.\\s+passed)$',
 );
 /** `----|----|`, `File | % Stmts |`, `All files |  98.89 |`, `Name  Stmts  Miss  Cover`, `TOTAL  90  1  99%`. */
 const COVERAGE =
