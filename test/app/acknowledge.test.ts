@@ -2,14 +2,8 @@ import type { Context, Probot } from 'probot';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { handlersInFlight } from '../../src/app/register-handlers.js';
 import { assertGitHubMocksDone, blockNetwork, githubApi } from '../helpers/github-api.js';
-import {
-  example,
-  expectConfig,
-  expectInstallationToken,
-  expectReaction,
-  settleHandlers,
-  testApp,
-} from '../helpers/probot.js';
+import { expectConfig, expectInstallationToken, expectReaction } from '../helpers/github-handler-mocks.js';
+import { example, settleHandlers, testApp } from '../helpers/probot.js';
 
 type CommentPayload = Context<'issue_comment.created'>['payload'];
 type WebhookEvent = Parameters<Probot['receive']>[0];

@@ -5,14 +5,12 @@ import { cachedRepoConfig } from '../../src/app/config-cache.js';
 import type { RepoConfigResult } from '../../src/app/dependencies.js';
 import { assertGitHubMocksDone, blockNetwork } from '../helpers/github-api.js';
 import {
-  deliver,
-  example,
   expectConfig,
   expectInstallationToken,
   expectPermission,
   expectReaction,
-  testApp,
-} from '../helpers/probot.js';
+} from '../helpers/github-handler-mocks.js';
+import { deliver, example, testApp } from '../helpers/probot.js';
 
 type CommentPayload = Context<'issue_comment.created'>['payload'];
 

@@ -5,16 +5,13 @@ import { MemoryJobStore } from '../../src/queue/memory-store.js';
 import { jobRequest } from '../fakes/job-requests.js';
 import { assertGitHubMocksDone, blockNetwork } from '../helpers/github-api.js';
 import {
-  deliver,
-  example,
   expectComment,
   expectConfig,
   expectInstallationToken,
   expectPermission,
   expectReaction,
-  INSTALLATION_ID,
-  testApp,
-} from '../helpers/probot.js';
+} from '../helpers/github-handler-mocks.js';
+import { deliver, example, INSTALLATION_ID, testApp } from '../helpers/probot.js';
 import { claimOne, result } from '../queue/harness.js';
 import { expectCheckRun, expectWriter, MENTION_OWNER, MENTION_REPO, mentionWith } from './harness.js';
 

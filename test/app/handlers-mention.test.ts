@@ -3,17 +3,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { helpText } from '../../src/app/help-text.js';
 import { assertGitHubMocksDone, blockNetwork } from '../helpers/github-api.js';
 import {
-  deliver,
-  example,
   expectComment,
   expectConfig,
   expectInstallationToken,
   expectPermission,
   expectReaction,
-  INSTALLATION_ID,
-  NOW,
-  testApp,
-} from '../helpers/probot.js';
+} from '../helpers/github-handler-mocks.js';
+import { deliver, example, INSTALLATION_ID, NOW, testApp } from '../helpers/probot.js';
 import { expectWriter } from './harness.js';
 
 type CommentPayload = Context<'issue_comment.created'>['payload'];

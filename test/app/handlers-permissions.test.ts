@@ -2,15 +2,13 @@ import type { Context } from 'probot';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { assertGitHubMocksDone, blockNetwork } from '../helpers/github-api.js';
 import {
-  deliver,
-  example,
   expectComment,
   expectConfig,
   expectInstallationToken,
   expectPermission,
   expectReaction,
-  testApp,
-} from '../helpers/probot.js';
+} from '../helpers/github-handler-mocks.js';
+import { deliver, example, testApp } from '../helpers/probot.js';
 
 type CommentPayload = Context<'issue_comment.created'>['payload'];
 

@@ -2,17 +2,13 @@ import type { Context } from 'probot';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { assertGitHubMocksDone, blockNetwork } from '../helpers/github-api.js';
 import {
-  deliver,
-  example,
   expectComment,
   expectConfig,
   expectInstallationToken,
   expectPermission,
   expectReaction,
-  INSTALLATION_ID,
-  NOW,
-  testApp,
-} from '../helpers/probot.js';
+} from '../helpers/github-handler-mocks.js';
+import { deliver, example, INSTALLATION_ID, NOW, testApp } from '../helpers/probot.js';
 
 type ReviewPayload = Context<'pull_request_review.submitted'>['payload'];
 

@@ -4,16 +4,13 @@ import type { JobRequest } from '../../src/queue/job-request.js';
 import type { JobRunner } from '../fakes/memory-queue.js';
 import { assertGitHubMocksDone, blockNetwork } from '../helpers/github-api.js';
 import {
-  deliver,
-  example,
   expectComment,
   expectConfig,
   expectInstallationToken,
   expectPermission,
   expectReaction,
-  NOW,
-  testApp,
-} from '../helpers/probot.js';
+} from '../helpers/github-handler-mocks.js';
+import { deliver, example, NOW, testApp } from '../helpers/probot.js';
 
 type CommentPayload = Context<'issue_comment.created'>['payload'];
 

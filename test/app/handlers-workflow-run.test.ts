@@ -1,16 +1,8 @@
 import type { Context } from 'probot';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { assertGitHubMocksDone, blockNetwork } from '../helpers/github-api.js';
-import {
-  deliver,
-  example,
-  expectConfig,
-  expectInstallationToken,
-  expectPermission,
-  INSTALLATION_ID,
-  NOW,
-  testApp,
-} from '../helpers/probot.js';
+import { expectConfig, expectInstallationToken, expectPermission } from '../helpers/github-handler-mocks.js';
+import { deliver, example, INSTALLATION_ID, NOW, testApp } from '../helpers/probot.js';
 import { expectCheckRun } from './harness.js';
 
 type RunPayload = Context<'workflow_run.completed'>['payload'];

@@ -1,6 +1,7 @@
 import type { Context } from 'probot';
 import { documentedExample, documentedReply, githubApi } from '../helpers/github-api.js';
-import { example, expectConfig, expectInstallationToken, expectPermission } from '../helpers/probot.js';
+import { expectConfig, expectInstallationToken, expectPermission } from '../helpers/github-handler-mocks.js';
+import { example } from '../helpers/probot.js';
 
 /**
  * What several App tests ask GitHub the same way: the writer's checks before

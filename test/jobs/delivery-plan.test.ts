@@ -10,7 +10,8 @@ import type { JobRequest } from '../../src/queue/job-request.js';
 import { Redactor } from '../../src/report/index.js';
 import { ROUND_TRAILER } from '../../src/workspace/selfdebug-branches.js';
 import { jobRequest, mentionTrigger } from '../fakes/job-requests.js';
-import { fixedRun, REFLECTION } from '../report/fixtures.js';
+import { fixedRun } from '../report/fixtures/attempts.js';
+import { REFLECTION } from '../report/fixtures/reflection.js';
 
 const SECRET = 'ghs_plantoken0123456789abcdefghijklmnopq';
 

@@ -5,7 +5,7 @@ import type { JobEnding, JobEventSink } from '../../src/jobs/job-events.js';
 import type { JobTarget } from '../../src/jobs/resolve-target.js';
 import { jobView } from '../../src/report/index.js';
 import { type Logger, silentLogger } from '../../src/util/logger.js';
-import { context } from '../report/fixtures.js';
+import { context } from '../report/fixtures/job-context.js';
 
 const target: JobTarget = {
   headSha: 'b'.repeat(40),

@@ -13,7 +13,9 @@ import { attemptMarker, finalMarker, statusMarker } from '../../src/report/marke
 import { Redactor } from '../../src/report/redact.js';
 import { type Logger, silentLogger } from '../../src/util/logger.js';
 import { FakeCodeHost } from '../fakes/fake-code-host.js';
-import { context, fixedRun, HEAD_SHA, JOB_ID, midRun, notFixedRun } from '../report/fixtures.js';
+import { fixedRun, midRun } from '../report/fixtures/attempts.js';
+import { context, HEAD_SHA, JOB_ID } from '../report/fixtures/job-context.js';
+import { notFixedRun } from '../report/fixtures/outcomes.js';
 
 const redactor = new Redactor(['s3cret-value']);
 

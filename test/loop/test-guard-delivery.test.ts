@@ -8,7 +8,7 @@ import { renderPullRequestBody } from '../../src/report/pull-request.js';
 import { Redactor } from '../../src/report/redact.js';
 import { decide, eventsOf, limits, reflect, useLocalSandboxes } from '../helpers/loop-fixtures.js';
 import { CODE_FIX, WEAKENING_PROJECT, WEAKENING_TASK, WEAKENINGS } from '../helpers/weakening-project.js';
-import { fixedRun } from '../report/fixtures.js';
+import { fixedRun } from '../report/fixtures/attempts.js';
 
 /** A run whose scripted model loosens an assertion, then fixes the code, under the given policy. */
 async function loosenThenFix(sandboxWith: ReturnType<typeof useLocalSandboxes>, tests: 'flag' | 'protect') {

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { renderAttemptComment } from '../../src/report/attempt-comment.js';
 import { parseMarkers } from '../../src/report/markers.js';
 import { Redactor } from '../../src/report/redact.js';
-import { fixedRun, IMPORT_ERROR, JOB_ID, midRun, notFixedRun, SECOND_DIFF, STATUS_URL } from './fixtures.js';
+import { fixedRun, midRun } from './fixtures/attempts.js';
+import { SECOND_DIFF } from './fixtures/diffs.js';
+import { IMPORT_ERROR } from './fixtures/exec-results.js';
+import { JOB_ID, STATUS_URL } from './fixtures/job-context.js';
+import { notFixedRun } from './fixtures/outcomes.js';
 
 describe('renderAttemptComment', () => {
   it('opens with the attempt marker', () => {

@@ -3,7 +3,9 @@ import type { LoopOutcome } from '../../src/loop/events.js';
 import { renderCheckRunProgress, renderCheckRunResult } from '../../src/report/check-run.js';
 import { checkConclusion } from '../../src/report/outcome.js';
 import { Redactor } from '../../src/report/redact.js';
-import { attemptUrl, fixedRun, midRun, notFixedRun, PULL_REQUEST_URL } from './fixtures.js';
+import { fixedRun, midRun } from './fixtures/attempts.js';
+import { attemptUrl, PULL_REQUEST_URL } from './fixtures/job-context.js';
+import { notFixedRun } from './fixtures/outcomes.js';
 
 const urls = { 1: attemptUrl(1), 2: attemptUrl(2), 3: attemptUrl(3) };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { unifiedDiff } from '../../src/loop/unified-diff.js';
 import { addedLineRanges, diffAnnotations } from '../../src/report/diff-annotations.js';
-import { FINAL_DIFF, SECOND_DIFF } from './fixtures.js';
+import { FINAL_DIFF, SECOND_DIFF } from './fixtures/diffs.js';
 
 describe('addedLineRanges', () => {
   it('numbers added lines as in the changed file, one range per run of additions', () => {

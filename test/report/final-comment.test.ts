@@ -2,16 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { needsFinalComment, renderFinalComment } from '../../src/report/final-comment.js';
 import { parseMarkers } from '../../src/report/markers.js';
 import { Redactor } from '../../src/report/redact.js';
-import {
-  attemptUrl,
-  budgetRun,
-  cancelledRun,
-  declinedRun,
-  errorRun,
-  JOB_ID,
-  midRun,
-  notFixedRun,
-} from './fixtures.js';
+import { midRun } from './fixtures/attempts.js';
+import { attemptUrl, JOB_ID } from './fixtures/job-context.js';
+import { budgetRun, cancelledRun, declinedRun, errorRun, notFixedRun } from './fixtures/outcomes.js';
 
 const urls = { 1: attemptUrl(1), 2: attemptUrl(2), 3: attemptUrl(3) };
 

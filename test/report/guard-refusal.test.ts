@@ -3,7 +3,9 @@ import type { TestFinding } from '../../src/loop/test-guard/findings.js';
 import { renderAttemptComment } from '../../src/report/attempt-comment.js';
 import { Redactor } from '../../src/report/redact.js';
 import { renderStatusComment } from '../../src/report/status-comment.js';
-import { exec, FINAL_DIFF, firstAttempt, SECOND_DIFF, SUCCESS_OUTPUT } from './fixtures.js';
+import { firstAttempt } from './fixtures/attempts.js';
+import { FINAL_DIFF, SECOND_DIFF } from './fixtures/diffs.js';
+import { exec, SUCCESS_OUTPUT } from './fixtures/exec-results.js';
 
 const REMOVED: TestFinding = {
   path: 'test_stats.py',

@@ -7,16 +7,16 @@ import {
   reduceJobReport,
 } from '../../src/report/job-report.js';
 import { jobView } from '../../src/report/job-view.js';
+import { fixedRun } from './fixtures/attempts.js';
 import {
   attemptUrl,
   CHECK_RUN_URL,
   COMMIT_URL,
   context,
-  fixedRun,
   HEAD_SHA,
   PULL_REQUEST_URL,
   STATUS_URL,
-} from './fixtures.js';
+} from './fixtures/job-context.js';
 
 const bare = () =>
   context({

@@ -2,16 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { activityText, currentActivity } from '../../src/report/activity.js';
 import { attemptStatus } from '../../src/report/attempt-status.js';
 import { initialProgress, jobView, reduceJobEvent } from '../../src/report/job-view.js';
-import {
-  COMMAND,
-  context,
-  EventList,
-  exec,
-  FINAL_DIFF,
-  firstAttempt,
-  fixedRun,
-  REFLECTION,
-} from './fixtures.js';
+import { firstAttempt, fixedRun } from './fixtures/attempts.js';
+import { FINAL_DIFF } from './fixtures/diffs.js';
+import { EventList } from './fixtures/event-list.js';
+import { exec } from './fixtures/exec-results.js';
+import { COMMAND, context } from './fixtures/job-context.js';
+import { REFLECTION } from './fixtures/reflection.js';
 
 describe('jobView', () => {
   it('folds a whole run into attempts, reproduction, reflection and the end', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { renderCheckRunResult } from '../../src/report/check-run.js';
 import { renderInfraFailure } from '../../src/report/infra-failure.js';
 import { Redactor } from '../../src/report/redact.js';
-import { cannotReproduceRun, flakyRun } from './fixtures.js';
+import { cannotReproduceRun, flakyRun } from './fixtures/outcomes.js';
 
 /** A failed run of the repository's CI, as the App's workflow-run job answers it. */
 const FAILED_RUN = {

@@ -6,7 +6,9 @@ import {
 } from '../../src/report/pull-request.js';
 import { Redactor } from '../../src/report/redact.js';
 import { mentionTrigger } from '../fakes/job-requests.js';
-import { attemptUrl, fixedRun, PULL_REQUEST_URL, REFLECTION } from './fixtures.js';
+import { fixedRun } from './fixtures/attempts.js';
+import { attemptUrl, PULL_REQUEST_URL } from './fixtures/job-context.js';
+import { REFLECTION } from './fixtures/reflection.js';
 
 const urls = { 1: attemptUrl(1), 2: attemptUrl(2) };
 

@@ -8,7 +8,10 @@ import { parseMarkers, statusMarker } from '../../src/report/markers.js';
 import { renderPullRequestBody, renderPullRequestTitle } from '../../src/report/pull-request.js';
 import { Redactor } from '../../src/report/redact.js';
 import { renderStatusComment } from '../../src/report/status-comment.js';
-import { attemptUrl, EventList, exec, JOB_ID, NAME_ERROR, REFLECTION, SUCCESS_OUTPUT } from './fixtures.js';
+import { EventList } from './fixtures/event-list.js';
+import { exec, NAME_ERROR, SUCCESS_OUTPUT } from './fixtures/exec-results.js';
+import { attemptUrl, JOB_ID } from './fixtures/job-context.js';
+import { REFLECTION } from './fixtures/reflection.js';
 
 /** Every text the reports produce for a view, each with what it must fit. */
 function everyBody(view: JobView, redactor: Redactor): { name: string; text: string; limit: number }[] {

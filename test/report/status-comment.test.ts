@@ -4,27 +4,21 @@ import { parseMarkers } from '../../src/report/markers.js';
 import { Redactor } from '../../src/report/redact.js';
 import { renderStatusComment } from '../../src/report/status-comment.js';
 import { mentionTrigger } from '../fakes/job-requests.js';
+import { fixedRun, midRun } from './fixtures/attempts.js';
+import { FIRST_DIFF } from './fixtures/diffs.js';
+import { EventList } from './fixtures/event-list.js';
+import { exec, IMPORT_ERROR, NAME_ERROR } from './fixtures/exec-results.js';
+import { attemptUrl, COMMAND, JOB_ID, PULL_REQUEST_URL } from './fixtures/job-context.js';
 import {
-  attemptUrl,
   budgetRun,
-  COMMAND,
   cancelledRun,
   cannotReproduceRun,
   declinedRun,
-  EventList,
   errorRun,
-  exec,
-  FIRST_DIFF,
-  fixedRun,
   flakyRun,
-  IMPORT_ERROR,
-  JOB_ID,
-  midRun,
-  NAME_ERROR,
   notFixedRun,
-  PULL_REQUEST_URL,
-  REFLECTION,
-} from './fixtures.js';
+} from './fixtures/outcomes.js';
+import { REFLECTION } from './fixtures/reflection.js';
 
 const urls = { 1: attemptUrl(1), 2: attemptUrl(2), 3: attemptUrl(3) };
 

@@ -30,16 +30,13 @@ import {
   testOctokit,
 } from '../helpers/github-api.js';
 import {
-  deliver,
-  example,
   expectComment,
   expectConfig,
   expectInstallationToken,
   expectPermission,
   expectReaction,
-  NOW,
-  testApp,
-} from '../helpers/probot.js';
+} from '../helpers/github-handler-mocks.js';
+import { deliver, example, NOW, testApp } from '../helpers/probot.js';
 import { attackSuite } from './attack-table.js';
 
 type IssuePayload = Context<'issues.opened'>['payload'];

@@ -8,7 +8,9 @@ import { REDACTED, Redactor } from '../../src/report/redact.js';
 import { redactingLogger } from '../../src/report/redacting-logger.js';
 import { secretlintRanges, secretlintRules } from '../../src/report/secretlint-scan.js';
 import { OutputRecorder } from '../../src/sandbox/output-recorder.js';
-import { EventList, exec, REFLECTION } from '../report/fixtures.js';
+import { EventList } from '../report/fixtures/event-list.js';
+import { exec } from '../report/fixtures/exec-results.js';
+import { REFLECTION } from '../report/fixtures/reflection.js';
 import { CHUNKS, CONFIGURED, PLANTED } from './planted-secrets.js';
 
 const redactor = new Redactor(Object.values(CONFIGURED));

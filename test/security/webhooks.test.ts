@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { assertGitHubMocksDone, blockNetwork, githubApi } from '../helpers/github-api.js';
-import { example, expectInstallationToken, expectReaction } from '../helpers/probot.js';
+import { expectInstallationToken, expectReaction } from '../helpers/github-handler-mocks.js';
+import { example } from '../helpers/probot.js';
 import { type HttpApp, httpApp, post } from './webhook-app.js';
 
 type Payload = Record<string, unknown>;
