@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { FixProgress } from '../../src/cli/fix-progress.js';
 import { excerptOutput } from '../../src/loop/excerpt.js';
 import { describeResult, generateMessages, latestRunRoom, promptBudget } from '../../src/loop/prompts.js';
-import type { ExecResult } from '../../src/sandbox/sandbox.js';
+import { exec } from '../report/fixtures/exec-results.js';
 
 /**
  * The prompt's cut and the terminal's view of a failed run, on real outputs of tape with nyc,
@@ -55,16 +55,7 @@ describe('the prompt cut on real test-runner output', () => {
   it('keeps the first failure whole in the prompt and drops the lint noise first (40 KB, lint first, five failures)', () => {
     const output = fixture('eslint-pretest-tape-nyc.txt');
     const [first, ...later] = failureBlocks(output);
-    const result: ExecResult = {
-      exitCode: 1,
-      end: 'exited',
-      reason: null,
-      stdout: output,
-      stderr: '',
-      output,
-      truncated: false,
-      durationMs: 2100,
-    };
+    const result = exec(1, output, 2100);
     // A budget whose failure room holds about two of the five failures.
     const budget = promptBudget(3000, 8);
     const latestFailure = describeResult(result, latestRunRoom(budget));

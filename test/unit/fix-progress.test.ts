@@ -3,32 +3,13 @@ import { FixProgress, type ProgressOptions } from '../../src/cli/fix-progress.js
 import { plain } from '../../src/cli/terminal.js';
 import type { LoopEvent } from '../../src/loop/events.js';
 import { loopLimitsSchema } from '../../src/loop/task.js';
-import type { ExecResult } from '../../src/sandbox/sandbox.js';
+import { exec } from '../report/fixtures/exec-results.js';
 
 const CLEAR_LINE = '\r\x1b[2K';
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding escape codes is the point.
 const ANY_ESCAPE = /\x1b/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding color codes is the point.
 const COLOR_CODES = /\x1b\[\d+m/g;
-
-function exec(
-  exitCode: number,
-  output: string,
-  durationMs: number,
-  extra: Partial<ExecResult> = {},
-): ExecResult {
-  return {
-    exitCode,
-    end: 'exited',
-    reason: null,
-    stdout: output,
-    stderr: '',
-    output,
-    truncated: false,
-    durationMs,
-    ...extra,
-  };
-}
 
 const usage = { promptTokens: 900, completionTokens: 100, totalTokens: 1000 };
 const traceback = [
