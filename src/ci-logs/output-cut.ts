@@ -55,7 +55,7 @@ export function cutOutput(text: string, options: CutOptions): OutputCut {
   return budget.result(totalLines);
 }
 
-/** The cut as text: kept lines, and a mark for each run of left-out lines that are not all blank. */
+/** The cut as text: kept lines, and a mark for each run of left-out lines. */
 export function formatCut(cut: OutputCut, gap = defaultGap): string {
   const out: string[] = [];
   let next = 1;
