@@ -103,16 +103,7 @@ describe("the terminal's view of a failed run", () => {
         type: 'executed',
         attempt: 1,
         command: 'npm test',
-        result: {
-          exitCode: 1,
-          end: 'exited',
-          reason: null,
-          stdout: output,
-          stderr: '',
-          output,
-          truncated: false,
-          durationMs: 2100,
-        },
+        result: exec(1, output, 2100),
       });
       progress.stop();
       const shown = text
