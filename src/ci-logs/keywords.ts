@@ -1,6 +1,3 @@
-// Called as `charCodeAt.call(text, i)`: see "String methods" in docs/ci-logs.md for why.
-const { charCodeAt, startsWith } = String.prototype;
-
 /**
  * How the splitter decides which lines are worth reading closely, before any
  * line is split out: a few words searched over whole windows of latin1 text,
@@ -73,19 +70,19 @@ const OPENERS = [
   'bash: ',
   'sh: ',
 ];
-/** The openers by their first character: most lines' first character opens none. */
-const OPENERS_BY_CHARACTER: (string[] | undefined)[] = [];
+/** The openers as bytes, by their first byte: most lines' first character opens none. */
+const OPENERS_BY_CHARACTER: (Uint8Array[] | undefined)[] = [];
 /**
  * Their first two characters, as `first << 8 | second`: many lines open with a capital that some
- * opener shares (`T`, `S`, `C`…), and one table read spares them a `startsWith` per opener.
+ * opener shares (`T`, `S`, `C`…), and one table read spares them a comparison per opener.
  */
 const OPENER_PAIRS = new Uint8Array(1 << 16);
 for (const word of OPENERS) {
-  const code = charCodeAt.call(word, 0);
-  const words = OPENERS_BY_CHARACTER[code] ?? [];
-  words.push(word);
-  OPENERS_BY_CHARACTER[code] = words;
-  OPENER_PAIRS[(code << 8) | charCodeAt.call(word, 1)] = 1;
+  const bytes = Buffer.from(word, 'latin1');
+  const words = OPENERS_BY_CHARACTER[bytes[0]!] ?? [];
+  words.push(bytes);
+  OPENERS_BY_CHARACTER[bytes[0]!] = words;
+  OPENER_PAIRS[(bytes[0]! << 8) | bytes[1]!] = 1;
 }
 
 const SPACE = 32;
@@ -95,26 +92,24 @@ const ESCAPE = 27;
 /**
  * Whether a line opens (after an Actions timestamp, blanks and colour codes)
  * with `##[`, `::`, a failure symbol (● ✕ ✖ ✗ ✘ ❌ ×; not ✓ ✔), pytest's `E `,
- * apt's `E: `, one of the OPENERS, or a `file.ext:line` place. Reads the latin1
- * text in place.
+ * apt's `E: `, one of the OPENERS, or a `file.ext:line` place. Reads the line's
+ * bytes, `bytes[start..end)`, in place; a read past the array's end is `undefined`,
+ * which no test below matches.
  */
-export function opensWithMarker(text: string, start: number, end: number): boolean {
-  let index = afterBlanksAndColours(text, afterActionsTimestamp(text, start, end), end);
+export function opensWithMarker(bytes: Uint8Array, start: number, end: number): boolean {
+  let index = afterBlanksAndColours(bytes, afterActionsTimestamp(bytes, start, end), end);
   if (index >= end) return false;
-  index = afterClock(text, index, end);
-  const code = charCodeAt.call(text, index);
-  const next = charCodeAt.call(text, index + 1);
+  index = afterClock(bytes, index, end);
+  const code = bytes[index]!;
+  const next = bytes[index + 1]!;
   if (code === 58) return next === code;
-  if (code === 35 && next === code) return charCodeAt.call(text, index + 2) === 91;
-  if (
-    code === 69 /* E */ &&
-    (next === SPACE || (next === 58 && charCodeAt.call(text, index + 2) === SPACE))
-  ) {
+  if (code === 35 && next === code) return bytes[index + 2] === 91;
+  if (code === 69 /* E */ && (next === SPACE || (next === 58 && bytes[index + 2] === SPACE))) {
     return true;
   }
-  // UTF-8 of U+25CF ●, U+2715–2718 ✕✖✗✘, U+274C ❌ and U+00D7 ×, read as latin1.
+  // UTF-8 of U+25CF ●, U+2715–2718 ✕✖✗✘, U+274C ❌ and U+00D7 ×.
   if (code === 0xe2) {
-    const third = charCodeAt.call(text, index + 2);
+    const third = bytes[index + 2]!;
     return (
       (next === 0x97 && third === 0x8f) ||
       (next === 0x9c && third >= 0x95 && third <= 0x98) ||
@@ -123,76 +118,82 @@ export function opensWithMarker(text: string, start: number, end: number): boole
   }
   if (code === 0xc3) return next === 0x97;
   if (OPENER_PAIRS[((code << 8) | next) & 0xffff] === 1) {
-    for (const word of OPENERS_BY_CHARACTER[code]!) if (startsWith.call(text, word, index)) return true;
+    for (const word of OPENERS_BY_CHARACTER[code]!) if (opensWith(bytes, index, word)) return true;
   }
-  return opensWithPlace(text, index, end);
+  return opensWithPlace(bytes, index, end);
+}
+
+/** Whether `word` stands in `bytes` at `index` (the line's end is no bound: as `startsWith` on the piece's text). */
+function opensWith(bytes: Uint8Array, index: number, word: Uint8Array): boolean {
+  if (index + word.length > bytes.length) return false;
+  for (let offset = 0; offset < word.length; offset++)
+    if (bytes[index + offset] !== word[offset]) return false;
+  return true;
+}
+
+/** The first `byte` in `bytes[from..limit)`, or -1. */
+function find(bytes: Uint8Array, byte: number, from: number, limit: number): number {
+  for (let index = from; index < limit; index++) if (bytes[index] === byte) return index;
+  return -1;
 }
 
 /** Past the timestamp Actions writes before each line (`2024-01-01T10:00:00.0000000Z `), if any. */
-function afterActionsTimestamp(text: string, start: number, end: number): number {
-  if (
-    end - start <= 20 ||
-    charCodeAt.call(text, start + 4) !== 45 ||
-    charCodeAt.call(text, start + 10) !== 84
-  )
-    return start;
+function afterActionsTimestamp(bytes: Uint8Array, start: number, end: number): number {
+  if (end - start <= 20 || bytes[start + 4] !== 45 || bytes[start + 10] !== 84) return start;
   // The runner writes seven fractional digits, so the text usually starts at a fixed column.
-  if (charCodeAt.call(text, start + 27) === 90 && charCodeAt.call(text, start + 28) === SPACE)
-    return start + 29;
-  const space = text.indexOf(' ', start + 19);
-  return space !== -1 && space < end && space - start <= 40 ? space + 1 : start;
+  if (bytes[start + 27] === 90 && bytes[start + 28] === SPACE) return start + 29;
+  const space = find(bytes, SPACE, start + 19, Math.min(end, start + 41));
+  return space !== -1 ? space + 1 : start;
 }
 
 /** Past blanks, ANSI colour codes and Buildkite's timestamps, in any order. */
-function afterBlanksAndColours(text: string, start: number, end: number): number {
+function afterBlanksAndColours(bytes: Uint8Array, start: number, end: number): number {
   let index = start;
   for (;;) {
-    while (index < end && (charCodeAt.call(text, index) === SPACE || charCodeAt.call(text, index) === TAB))
-      index++;
-    if (index >= end || charCodeAt.call(text, index) !== ESCAPE) return index;
-    const kind = charCodeAt.call(text, index + 1);
+    while (index < end && (bytes[index] === SPACE || bytes[index] === TAB)) index++;
+    if (index >= end || bytes[index] !== ESCAPE) return index;
+    const kind = bytes[index + 1];
     if (kind === 91 /* [ */) {
       index += 2;
-      while (index < end && (charCodeAt.call(text, index) < 0x40 || charCodeAt.call(text, index) > 0x7e))
-        index++;
+      while (index < end && (bytes[index]! < 0x40 || bytes[index]! > 0x7e)) index++;
       index++;
     } else if (kind === 95 /* _ */) {
       // Buildkite's `ESC _bk;t=1700000000000 BEL` timestamp.
-      const bell = text.indexOf('\x07', index);
-      if (bell === -1 || bell >= end) return index;
+      const bell = find(bytes, 7, index, end);
+      if (bell === -1) return index;
       index = bell + 1;
     } else return index;
   }
 }
 
-function isDigit(code: number): boolean {
-  return code >= 48 && code <= 57;
+function isDigit(code: number | undefined): boolean {
+  return code !== undefined && code >= 48 && code <= 57;
 }
 
 /**
  * Past a clock that opens a line: Jenkins' timestamper (`[2024-01-01T10:00:00.000Z] `, `10:00:00 `),
  * `[10:00:00] `, GitLab's stream tag after its timestamp (`00O `, `01E+ `). Reads a few characters only.
  */
-function afterClock(text: string, start: number, end: number): number {
+function afterClock(bytes: Uint8Array, start: number, end: number): number {
   let index = start;
-  const first = charCodeAt.call(text, index);
-  if (first === 91 /* [ */ && isDigit(charCodeAt.call(text, index + 1))) {
-    const close = text.indexOf(']', index);
-    if (close === -1 || close >= end || close - index > 40) return start;
+  const first = bytes[index];
+  if (first === 91 /* [ */ && isDigit(bytes[index + 1])) {
+    const close = find(bytes, 93 /* ] */, index, Math.min(end, index + 41));
+    if (close === -1) return start;
     index = close + 1;
-    if (charCodeAt.call(text, index) === SPACE) index++;
+    if (bytes[index] === SPACE) index++;
     return index;
   }
-  if (!isDigit(first) || !isDigit(charCodeAt.call(text, index + 1))) return start;
-  const third = charCodeAt.call(text, index + 2);
-  if (third === 58 /* : */ && charCodeAt.call(text, index + 5) === 58) {
-    const space = text.indexOf(' ', index);
-    return space === -1 || space >= end || space - index > 16 ? start : space + 1;
+  if (!isDigit(first) || !isDigit(bytes[index + 1])) return start;
+  const third = bytes[index + 2];
+  if (third === 58 /* : */ && bytes[index + 5] === 58) {
+    const space = find(bytes, SPACE, index, Math.min(end, index + 17));
+    return space === -1 ? start : space + 1;
   }
   if (third === 79 || third === 69 /* O E */) {
     index += 3;
-    if (charCodeAt.call(text, index) === 43 /* + */) index++;
-    return charCodeAt.call(text, index) === SPACE ? index + 1 : start;
+    if (bytes[index] === 43 /* + */) index++;
+    return bytes[index] === SPACE ? index + 1 : start;
   }
   return start;
 }
@@ -217,20 +218,16 @@ const MAX_PATH = 200;
  * `path/file.ext:12:` opening a line: compilers and linters that name no error word
  * (`./main.go:12:5: undefined: foo`, `app.py:3:1: E302 …`). Reads the first word only.
  */
-function opensWithPlace(text: string, start: number, end: number): boolean {
-  // Most lines open with a blank, a bracket or a symbol: no path, and no search for a colon.
-  const opening = charCodeAt.call(text, start);
-  if (PATH_CHARACTERS[opening] !== 1 && opening !== 46 /* . */) return false;
-  // A native search for the colon first: most lines have none near their start, or no digit after it.
-  const colon = text.indexOf(':', start);
-  if (colon === -1 || colon >= end || colon - start > MAX_PATH || colon === start) return false;
-  const digit = charCodeAt.call(text, colon + 1);
-  if (digit < 48 || digit > 57) return false;
+function opensWithPlace(bytes: Uint8Array, start: number, end: number): boolean {
+  // Path characters up to the colon; most lines' first word ends at a blank or a bracket.
+  const limit = Math.min(end, start + MAX_PATH + 1);
   let dot = false;
-  for (let index = start; index < colon; index++) {
-    const code = charCodeAt.call(text, index);
+  let index = start;
+  for (; index < limit; index++) {
+    const code = bytes[index]!;
     if (code === 46 /* . */) dot = true;
-    else if (PATH_CHARACTERS[code] !== 1) return false;
+    else if (PATH_CHARACTERS[code] !== 1) break;
   }
-  return dot;
+  if (index === start || index >= limit || bytes[index] !== 58 /* : */) return false;
+  return dot && isDigit(bytes[index + 1]);
 }
