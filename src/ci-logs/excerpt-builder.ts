@@ -7,7 +7,7 @@ import { GoTraceback } from './go-traceback.js';
 import { JobSteps } from './job-steps.js';
 import { BARE_VERDICT, classify, isListingHeader, type LineClass } from './line-kinds.js';
 import { shapeOf } from './line-shape.js';
-import { showLine, stripLine } from './line-text.js';
+import { showLine, stripLine, stripRange } from './line-text.js';
 import type { LineHandler } from './log-lines.js';
 import { type LogExcerpt, selectLines } from './select-lines.js';
 import { StepEnds } from './step-ends.js';
@@ -55,7 +55,7 @@ export class ExcerptBuilder implements LineHandler {
     this.tail = new TailStart(maxLines);
   }
 
-  line(text: string, start: number, end: number, number: number, flagged: boolean): void {
+  line(text: string, start: number, end: number, number: number, flagged: boolean, bytes: Uint8Array): void {
     if (this.head) {
       if (this.head.length < this.maxLines) this.head.push({ raw: text.slice(start, end), number });
       else this.head = null;
@@ -63,7 +63,7 @@ export class ExcerptBuilder implements LineHandler {
     const job = this.job;
     // Another goroutine's stack, after a Go panic's: noise, neither evidence nor context.
     const tracing = this.goroutines.active;
-    if (tracing && this.goroutines.read(stripLine(text.slice(start, end)), number) === 'other') {
+    if (tracing && this.goroutines.read(stripRange(text, bytes, start, end), number) === 'other') {
       this.ends.push(text, start, end, number);
       return;
     }
@@ -75,7 +75,7 @@ export class ExcerptBuilder implements LineHandler {
       job.titleNext ||
       tracing
     ) {
-      this.inspect(text.slice(start, end), number, flagged);
+      this.inspect(text, bytes, start, end, number, flagged);
     } else if (number <= this.contextUntil && this.ends.wantsContext(this.steps)) {
       this.ends.addContextLine(this.steps, text.slice(start, end), number);
     }
@@ -120,15 +120,30 @@ export class ExcerptBuilder implements LineHandler {
     this.contextUntil = Math.max(this.contextUntil, number + CONTEXT_AFTER);
   }
 
-  private inspect(raw: string, number: number, flagged: boolean): void {
-    const text = stripLine(raw);
-    const marker = this.job.markerOf(raw, text);
+  /** A line read closely; its raw text is copied out only when it is kept as it came. */
+  private inspect(
+    chunk: string,
+    bytes: Uint8Array,
+    start: number,
+    end: number,
+    number: number,
+    flagged: boolean,
+  ): void {
+    const text = stripRange(chunk, bytes, start, end);
+    const marker = this.job.markerOf(chunk, start, end, text);
     if (marker !== null) this.onMarker(marker, text, number);
-    else if (!this.job.readStructure(text)) this.weigh(raw, text, number, flagged);
+    else if (!this.job.readStructure(text)) this.weigh(chunk, start, end, text, number, flagged);
   }
 
   /** An output line: classified, weighed, and stored with its context if it may explain the failure. */
-  private weigh(raw: string, text: string, number: number, flagged: boolean): void {
+  private weigh(
+    chunk: string,
+    start: number,
+    end: number,
+    text: string,
+    number: number,
+    flagged: boolean,
+  ): void {
     const step = this.steps.length - 1;
     const shape = shapeOf(text);
     let found: LineClass = classify(shape, flagged);
@@ -148,7 +163,7 @@ export class ExcerptBuilder implements LineHandler {
       this.attachedUntil = number + ATTACHED_LINES;
     }
     if (weight < MIN_STORED_WEIGHT || !this.store.admits(weight)) {
-      if (number <= this.contextUntil) this.ends.addContextLine(this.steps, raw, number);
+      if (number <= this.contextUntil) this.ends.addContextLine(this.steps, chunk.slice(start, end), number);
       return;
     }
     const attached = number <= this.attachedUntil || this.listing.open;

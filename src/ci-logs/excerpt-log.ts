@@ -28,9 +28,9 @@ export async function excerptLog(source: LogSource, options: ExcerptOptions = {}
     others.length === 0
       ? builder
       : {
-          line(text, start, end, number, flagged) {
-            builder.line(text, start, end, number, flagged);
-            for (const other of others) other.line(text, start, end, number, flagged);
+          line(text, start, end, number, flagged, bytes) {
+            builder.line(text, start, end, number, flagged, bytes);
+            for (const other of others) other.line(text, start, end, number, flagged, bytes);
           },
           continues(number) {
             builder.continues(number);

@@ -48,13 +48,13 @@ export class JobSteps {
   }
 
   /**
-   * The CI marker a line is, if any, with the format it names. `raw` still has its colour codes,
-   * which tell GitLab's own echo of a command from a tool's.
+   * The CI marker a line is, if any, with the format it names. The raw line, `chunk.slice(start, end)`,
+   * still has its colour codes, which tell GitLab's own echo of a command from a tool's.
    */
-  markerOf(raw: string, text: string): CiMarker | null {
+  markerOf(chunk: string, start: number, end: number, text: string): CiMarker | null {
     const echoed =
       (this.system === 'travis' && this.afterTimeStart) ||
-      (this.system === 'gitlab' && raw.includes(GITLAB_ECHO));
+      (this.system === 'gitlab' && chunk.slice(start, end).includes(GITLAB_ECHO));
     this.afterTimeStart = false;
     const detected = ciMarker(text, this.system, echoed);
     if (detected === null) return null;

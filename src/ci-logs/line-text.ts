@@ -53,6 +53,18 @@ export function stripLine(raw: string): string {
   return text;
 }
 
+/**
+ * `stripLine(text.slice(start, end))`, where `bytes[start..end)` holds the same characters: the
+ * runners' prefix, on most lines of a log that has one, is read from the bytes and sliced off in the
+ * one copy the line needs.
+ */
+export function stripRange(text: string, bytes: Uint8Array, start: number, end: number): string {
+  if (end - start < RUNNER_TIMESTAMP_LENGTH || !isRunnerTimestampAt(bytes, start))
+    return stripLine(text.slice(start, end));
+  const rest = text.slice(start + RUNNER_TIMESTAMP_LENGTH, end);
+  return rest.includes('\x1b') ? rest.replace(ESCAPES, '') : rest;
+}
+
 /** What the excerpt shows, in a string of its own. */
 export function showLine(stripped: string): string {
   let text = decodeLine(stripped);
@@ -76,6 +88,16 @@ function isRunnerTimestamp(text: string): boolean {
   for (const column of RUNNER_SEPARATORS)
     if (charCodeAt.call(text, column) !== RUNNER_COLUMNS[column]) return false;
   for (const column of RUNNER_DIGITS) if (!isDigit(charCodeAt.call(text, column))) return false;
+  return true;
+}
+
+/** `isRunnerTimestamp` over bytes, from `start`; the caller knows the line is long enough. */
+function isRunnerTimestampAt(bytes: Uint8Array, start: number): boolean {
+  for (const column of RUNNER_SEPARATORS) if (bytes[start + column] !== RUNNER_COLUMNS[column]) return false;
+  for (const column of RUNNER_DIGITS) {
+    const code = bytes[start + column]!;
+    if (code < 48 || code > 57) return false;
+  }
   return true;
 }
 

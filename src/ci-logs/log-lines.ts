@@ -18,11 +18,12 @@ const { charCodeAt, startsWith } = String.prototype;
  */
 export interface LineHandler {
   /**
-   * One line: `text.slice(start, end)`, latin1 (undecoded UTF-8 bytes).
-   * Passed as a range so that lines nobody reads are never copied out;
+   * One line: `text.slice(start, end)`, latin1 (undecoded UTF-8 bytes), and the same characters
+   * as `bytes[start..end)`, for readers that look at a few of them (a byte read costs a fraction
+   * of `charCodeAt`). Passed as a range so that lines nobody reads are never copied out;
    * `flagged` says the keyword pattern matched inside it.
    */
-  line(text: string, start: number, end: number, number: number, flagged: boolean): void;
+  line(text: string, start: number, end: number, number: number, flagged: boolean, bytes: Uint8Array): void;
   /**
    * The segment numbered `number` ended with a lone `\r`: the next number goes on the same
    * `\n`-ended line, as `tail` counts lines. Called on the rare path only (see TailStart).
@@ -158,14 +159,14 @@ export class LineSplitter {
       if (nextReturn === -1 || nextReturn >= lineFeed) {
         this.count++;
         const flagged = (nextHit !== -1 && nextHit < lineFeed) || this.opens(bytes, position, lineFeed);
-        this.endRun(text, position, lineFeed, this.count, flagged);
+        this.endRun(text, bytes, position, lineFeed, this.count, flagged);
         position = lineFeed + 1;
         continue;
       }
       // A `\r` inside this line: walk its segments one break at a time.
       this.count++;
       const flagged = (nextHit !== -1 && nextHit < nextReturn) || this.opens(bytes, position, nextReturn);
-      position = this.endSegment(text, position, nextReturn, flagged, last);
+      position = this.endSegment(text, bytes, position, nextReturn, flagged, last);
       nextReturn = text.indexOf('\r', position);
     }
     if (last) this.closeRun();
@@ -175,9 +176,16 @@ export class LineSplitter {
    * A segment ended by the `\r` at `end`: the run's end when a `\n` follows, else a redrawn
    * state kept until the run ends. Returns where the next segment starts.
    */
-  private endSegment(text: string, start: number, end: number, flagged: boolean, last: boolean): number {
+  private endSegment(
+    text: string,
+    bytes: Uint8Array,
+    start: number,
+    end: number,
+    flagged: boolean,
+    last: boolean,
+  ): number {
     if (end + 1 < text.length && charCodeAt.call(text, end + 1) === LF) {
-      this.endRun(text, start, end, this.count, flagged);
+      this.endRun(text, bytes, start, end, this.count, flagged);
       return end + 2;
     }
     // A lone `\r` ends a segment, not the line `tail` counts; one closing the piece is known on the next.
@@ -185,7 +193,7 @@ export class LineSplitter {
     if (end > start) {
       // GitLab's `section_start:…` and Travis's `travis_fold:…` markers end with `\r` and a clear:
       // they are structure, not a redrawn state, so they are delivered on their own.
-      if (isStructureSegment(text, start, end)) this.handler.line(text, start, end, this.count, true);
+      if (isStructureSegment(text, start, end)) this.handler.line(text, start, end, this.count, true, bytes);
       else this.pending = { raw: text.slice(start, end), number: this.count, flagged };
     }
     if (end + 1 === text.length && !last) this.afterCarriageReturn = true;
@@ -193,18 +201,30 @@ export class LineSplitter {
   }
 
   /** A segment ended by `\n` or `\r\n`: deliver it, or the run's last non-empty segment. */
-  private endRun(text: string, start: number, end: number, number: number, flagged: boolean): void {
+  private endRun(
+    text: string,
+    bytes: Uint8Array,
+    start: number,
+    end: number,
+    number: number,
+    flagged: boolean,
+  ): void {
     const pending = this.pending;
     this.pending = null;
-    if (end === start && pending)
-      this.handler.line(pending.raw, 0, pending.raw.length, pending.number, pending.flagged);
-    else this.handler.line(text, start, end, number, flagged);
+    if (end === start && pending) this.deliver(pending);
+    else this.handler.line(text, start, end, number, flagged, bytes);
   }
 
   private closeRun(): void {
     const pending = this.pending;
     this.pending = null;
-    if (pending) this.handler.line(pending.raw, 0, pending.raw.length, pending.number, pending.flagged);
+    if (pending) this.deliver(pending);
+  }
+
+  /** A redrawn line's last state, with bytes of its own (rare: progress bars). */
+  private deliver(pending: NonNullable<LineSplitter['pending']>): void {
+    const { raw } = pending;
+    this.handler.line(raw, 0, raw.length, pending.number, pending.flagged, Buffer.from(raw, 'latin1'));
   }
 }
 
