@@ -21,6 +21,8 @@ export class LineRing {
   private readonly ends: Int32Array;
   private readonly numbers: Float64Array;
   private count = 0;
+  /** `count % size`, kept rather than computed: every line of a log is pushed. */
+  private next = 0;
 
   constructor(private readonly size: number) {
     this.texts = new Array(size).fill('');
@@ -30,12 +32,13 @@ export class LineRing {
   }
 
   push(text: string, start: number, end: number, number: number): void {
-    const slot = this.count % this.size;
+    const slot = this.next;
     this.texts[slot] = text;
     this.starts[slot] = start;
     this.ends[slot] = end;
     this.numbers[slot] = number;
     this.count++;
+    this.next = slot + 1 === this.size ? 0 : slot + 1;
   }
 
   /** The line numbered `number`, copied out, if the ring still holds it. */

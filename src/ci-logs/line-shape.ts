@@ -57,6 +57,15 @@ const GO_OR_RUST_FRAME = new RegExp(
   `^(?:\\S+\\.(?:go|rs):\\d+(?::\\d+)?(?: \\+0x[0-9a-f]+)?|\\d+: \\S+::\\S+|${latin1('❯')} \\S+:\\d+:\\d+)$`,
 );
 const PYTEST_LOCATION = /^[\w./\\-]+\.py:\d+: (?:in \S+|\w+)$/;
+/** What GO_OR_RUST_FRAME's lines end with (a line number, an offset's hex digit) or open with (a digit, ❯'s first byte). */
+const ENDS_GO_OR_RUST = table('0123456789abcdef');
+const OPENS_RUST_OR_VITEST = table('0123456789\xe2');
+
+function table(characters: string): Uint8Array {
+  const codes = new Uint8Array(256);
+  for (const character of characters) codes[charCodeAt.call(character, 0)] = 1;
+  return codes;
+}
 
 // Paths and packages that belong to runtimes, package managers and test frameworks, not to the project.
 const LIBRARY_PATH =
@@ -69,7 +78,14 @@ export function frameOrigin(core: string): FrameOrigin | null {
   let frame = false;
   if (first === 97 /* a */) frame = JAVASCRIPT_OR_JAVA_FRAME.test(core);
   else if (first === 70 /* F */) frame = PYTHON_FRAME.test(core);
-  if (!frame) frame = BARE_JVM_FRAME.test(core) || GO_OR_RUST_FRAME.test(core) || PYTEST_LOCATION.test(core);
+  if (!frame) {
+    // Each pattern runs only where its frame could be: most lines end in none of these characters.
+    const last = charCodeAt.call(core, core.length - 1);
+    frame =
+      (last === 41 /* ) */ && BARE_JVM_FRAME.test(core)) ||
+      ((ENDS_GO_OR_RUST[last] === 1 || OPENS_RUST_OR_VITEST[first] === 1) && GO_OR_RUST_FRAME.test(core)) ||
+      (core.includes('.py:') && PYTEST_LOCATION.test(core));
+  }
   if (!frame) return null;
   return LIBRARY_PATH.test(core) || LIBRARY_PACKAGE.test(core) ? 'library' : 'repository';
 }

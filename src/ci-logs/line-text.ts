@@ -23,8 +23,10 @@ const RUNNER_COLUMNS = Uint8Array.from('dddd-dd-ddTdd:dd:dd.dddddddZ ', (charact
   character === 'd' ? DIGIT : charCodeAt.call(character, 0),
 );
 /** The prefix's separator columns, the most telling last (`Z `, `.`), then its digits' columns. */
-const RUNNER_SEPARATORS = [27, 28, 19, 13, 16, 7, 4, 10];
-const RUNNER_DIGITS = Array.from(RUNNER_COLUMNS.keys()).filter((column) => RUNNER_COLUMNS[column] === DIGIT);
+const RUNNER_SEPARATORS = Uint8Array.of(27, 28, 19, 13, 16, 7, 4, 10);
+const RUNNER_DIGITS = Uint8Array.from(
+  Array.from(RUNNER_COLUMNS.keys()).filter((column) => RUNNER_COLUMNS[column] === DIGIT),
+);
 const TIMESTAMP =
   /^\uFEFF?(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)? ?(?:\d\d[OE]\+? )?|\[\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\] ?|\[?\d\d:\d\d:\d\d(?:[.,]\d+)?\]? )/;
 // CSI sequences (colours, cursor moves), OSC sequences (titles, links), APC sequences (Buildkite's
@@ -93,10 +95,30 @@ function isRunnerTimestamp(text: string): boolean {
 
 /** `isRunnerTimestamp` over bytes, from `start`; the caller knows the line is long enough. */
 function isRunnerTimestampAt(bytes: Uint8Array, start: number): boolean {
-  for (const column of RUNNER_SEPARATORS) if (bytes[start + column] !== RUNNER_COLUMNS[column]) return false;
-  for (const column of RUNNER_DIGITS) {
-    const code = bytes[start + column]!;
-    if (code < 48 || code > 57) return false;
+  // `dddd-dd-ddTdd:dd:dd.dddddddZ `: the separators, the most telling first, then the runs of digits.
+  return (
+    bytes[start + 27] === 90 &&
+    bytes[start + 28] === 32 &&
+    bytes[start + 19] === 46 &&
+    bytes[start + 13] === 58 &&
+    bytes[start + 16] === 58 &&
+    bytes[start + 7] === 45 &&
+    bytes[start + 4] === 45 &&
+    bytes[start + 10] === 84 &&
+    digitsAt(bytes, start, 4) &&
+    digitsAt(bytes, start + 5, 2) &&
+    digitsAt(bytes, start + 8, 2) &&
+    digitsAt(bytes, start + 11, 2) &&
+    digitsAt(bytes, start + 14, 2) &&
+    digitsAt(bytes, start + 17, 2) &&
+    digitsAt(bytes, start + 20, 7)
+  );
+}
+
+function digitsAt(bytes: Uint8Array, start: number, count: number): boolean {
+  for (let index = start; index < start + count; index++) {
+    // Unsigned: a digit is 0–9 after subtracting `0`, anything else is larger.
+    if ((bytes[index]! - 48) >>> 0 > 9) return false;
   }
   return true;
 }
