@@ -144,6 +144,58 @@ const OPENS_ERROR_WORD = opening('eEfFpP');
 const OPENS_EXPECTATION = opening('ERAera-+');
 
 /**
+ * Words whose presence anywhere in a line steers the rules below, found in one pass of one pattern
+ * rather than a substring search each: on a line that falls through every rule, nine such searches
+ * cost twice what this pass does.
+ */
+const STEERING_WORDS = /Tests run:|FAIL|ERROR|<<<|_test\.go:|rror|ail|arning|WARN/g;
+const COUNTS = 1;
+const FAIL_WORD = 2;
+const ERROR_WORD = 4;
+const CHEVRONS = 8;
+const GO_TEST = 16;
+const RROR = 32;
+const AIL = 64;
+const WARNING_WORDS = 128;
+
+/** The steering words a line holds, as a mask of the flags above. */
+function wordsIn(core: string): number {
+  let words = 0;
+  STEERING_WORDS.lastIndex = 0;
+  while (STEERING_WORDS.test(core)) {
+    // The word found, told by its last characters; the search goes on from its second character.
+    const end = STEERING_WORDS.lastIndex;
+    const last = charCodeAt.call(core, end - 1);
+    let length: number;
+    if (last === 58 /* : */) {
+      const counts = charCodeAt.call(core, end - 2) === 110; /* n */
+      words |= counts ? COUNTS : GO_TEST;
+      length = counts ? 10 : 9;
+    } else if (last === 76 /* L */) {
+      words |= FAIL_WORD;
+      length = 4;
+    } else if (last === 82 /* R */) {
+      words |= ERROR_WORD;
+      length = 5;
+    } else if (last === 60 /* < */) {
+      words |= CHEVRONS;
+      length = 3;
+    } else if (last === 114 /* r */) {
+      words |= RROR;
+      length = 4;
+    } else if (last === 108 /* l */) {
+      words |= AIL;
+      length = 3;
+    } else {
+      words |= WARNING_WORDS;
+      length = last === 103 /* g */ ? 6 : 4;
+    }
+    STEERING_WORDS.lastIndex = end - length + 1;
+  }
+  return words;
+}
+
+/**
  * `flagged` says the splitter's first look picked the line (see keywords.ts). Lines read
  * only as context (frames, quoted source, list details) skip the two whole-line searches.
  */
@@ -151,7 +203,8 @@ export function classify(shape: LineShape, flagged = true): LineClass {
   const { core, tag } = shape;
   if (core.length === 0) return PLAIN;
   const first = charCodeAt.call(core, 0);
-  const counts = core.includes('Tests run:');
+  const words = wordsIn(core);
+  const counts = (words & COUNTS) !== 0;
   if (tag === 'INFO' || tag === 'WARNING' || tag === 'WARN') {
     if (counts) return junitCounts(core);
     if (tag !== 'INFO') return WARNING;
@@ -159,8 +212,7 @@ export function classify(shape: LineShape, flagged = true): LineClass {
   if (OPENS_BOILERPLATE[first] === 1 && BUILD_TOOL_BOILERPLATE.test(core)) return BOILERPLATE;
   const pytest = pytestVerdict(core, first);
   if (pytest !== undefined) return pytest;
-  const verdictLast =
-    (core.includes('FAIL') || core.includes('ERROR') || core.includes('<<<')) && VERDICT_LAST.test(core);
+  const verdictLast = (words & (FAIL_WORD | ERROR_WORD | CHEVRONS)) !== 0 && VERDICT_LAST.test(core);
   if (verdictLast || (OPENS_VERDICT[first] === 1 && VERDICT_FIRST.test(core))) {
     if (startsWith.call(core, '> Task ') || startsWith.call(core, 'BUILD ')) return TASK_FAILED;
     if (counts) return junitCounts(core);
@@ -175,16 +227,22 @@ export function classify(shape: LineShape, flagged = true): LineClass {
   if (counts) return junitCounts(core);
   if (OPENS_SUMMARY[first] === 1 && SUMMARY.test(core)) return SUMMARY_LINE;
   if (first === 69 /* E */ && PYTEST_DETAIL.test(core)) return PYTEST_E;
-  if (core.includes('_test.go:') && GO_TEST_MESSAGE.test(core)) return GO_MESSAGE;
-  return classifyProblem(core, tag, first, flagged);
+  if ((words & GO_TEST) !== 0 && GO_TEST_MESSAGE.test(core)) return GO_MESSAGE;
+  return classifyProblem(core, tag, first, flagged, words);
 }
 
 /**
  * A line that names no verdict and no summary: an error that explains, an assertion's
  * details, a warning, or only flagged. Takes the line's parts, as it runs on every flagged line.
  */
-function classifyProblem(core: string, tag: string, first: number, flagged: boolean): LineClass {
-  const error = core.includes('rror');
+function classifyProblem(
+  core: string,
+  tag: string,
+  first: number,
+  flagged: boolean,
+  words: number,
+): LineClass {
+  const error = (words & RROR) !== 0;
   if ((error && DIAGNOSTIC.test(core)) || (tag === 'ERROR' && JAVAC_DIAGNOSTIC.test(core))) return DIAGNOSED;
   if (OPENS_PLACE[first] === 1 && PLACED_MESSAGE.test(core))
     return /\b(?:warning|info)\b/i.test(core) ? WARNING : /\bnote\b/i.test(core) ? NOTE : PLACED;
@@ -201,12 +259,12 @@ function classifyProblem(core: string, tag: string, first: number, flagged: bool
   if (OPENS_EXPECTATION[first] === 1 && EXPECTATION.test(core)) return EXPECTED;
   if (first === 84 /* T */ && TRACEBACK.test(core)) return TRACEBACK_OPENED;
   if (tag === 'ERROR') return TAGGED_ERROR;
-  if (error || core.includes('ail')) {
+  if ((words & (RROR | AIL)) !== 0) {
     if (ZERO_COUNTS.test(core) && !NONZERO_COUNT.test(core)) return NOISE;
     if (NONZERO_COUNT.test(core)) return COUNTED;
   }
   if (flagged && GENERIC_FAILURE.test(core)) return GENERIC;
-  if ((core.includes('arning') || core.includes('WARN')) && WARNING_WORD.test(core)) return WARNING;
+  if ((words & WARNING_WORDS) !== 0 && WARNING_WORD.test(core)) return WARNING;
   return FLAGGED;
 }
 
