@@ -1,3 +1,5 @@
+import type { AnchoredWord } from './log-lines.js';
+
 /**
  * How the splitter decides which lines are worth reading closely, before any
  * line is split out: a few words searched over whole windows of latin1 text,
@@ -14,9 +16,19 @@
  * (`:`, `-`, digits) also slows the scan. Measure with `npm run bench excerpt`
  * after any change.
  */
-const WORDS = ['rror', 'ERR', 'Fail', 'fail', 'FAIL', 'xcept', 'ot found', '_test\\.go:'];
+const WORDS = ['rror', 'ERR', 'Fail', 'fail', 'FAIL', 'xcept'];
 
 export const KEYWORDS = new RegExp(WORDS.join('|'), 'g');
+
+/**
+ * Keywords whose first characters are common (`o`, a blank) or whose anchor is rarer than their
+ * start: searched apart, by their rarest part (see AnchoredWord). In the pattern, these two cost a
+ * third of its scan; apart, a fifth of that.
+ */
+export const ANCHORED_KEYWORDS: readonly AnchoredWord[] = [
+  { word: 'ot found', anchor: 'found' },
+  { word: '_test.go:', anchor: '_test.' },
+];
 
 /**
  * Failure words that open their line: they cost nothing to check there, so

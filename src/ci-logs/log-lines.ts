@@ -45,11 +45,27 @@ const CR = 13;
  */
 export interface LineFlags {
   keywords: RegExp;
+  /** More keywords, each searched for apart by a part of it (see AnchoredWord). */
+  anchored?: readonly AnchoredWord[];
   opens(bytes: Uint8Array, start: number, end: number): boolean;
+}
+
+/**
+ * A keyword searched for by its `anchor`, a part of it, then checked whole where the anchor
+ * stands. A native substring search skips fast to a rare first character (`found`, `_test.`),
+ * while a pattern's alternative that opens with a common one (`ot found`) slows the whole scan.
+ */
+export interface AnchoredWord {
+  word: string;
+  anchor: string;
 }
 
 export class LineSplitter {
   private readonly keywords: RegExp;
+  private readonly anchored: readonly { word: string; anchor: string; offset: number }[];
+  /** The next hit of the pattern and of each anchored word in the piece being scanned: -2 not searched yet, -1 none. */
+  private patternHit = -2;
+  private readonly anchoredHits: Int32Array;
   private readonly opens: LineFlags['opens'];
   private carry: Buffer[] = [];
   private carryBytes = 0;
@@ -69,6 +85,12 @@ export class LineSplitter {
       keywords.source,
       keywords.flags.includes('g') ? keywords.flags : `${keywords.flags}g`,
     );
+    this.anchored = (flags.anchored ?? []).map(({ word, anchor }) => ({
+      word,
+      anchor,
+      offset: word.indexOf(anchor),
+    }));
+    this.anchoredHits = new Int32Array(this.anchored.length);
     this.opens = flags.opens;
   }
 
@@ -147,15 +169,12 @@ export class LineSplitter {
     this.afterCarriageReturn = false;
     let nextReturn = text.indexOf('\r', position);
     let nextHit = -2;
+    this.patternHit = -2;
+    this.anchoredHits.fill(-2);
     while (position < length) {
       let lineFeed = text.indexOf('\n', position);
       if (lineFeed === -1) lineFeed = length;
-      if (nextHit !== -1 && nextHit < position) {
-        // `test` rather than `exec`: no match array per hit. The hit's last character stands for
-        // it, which is on the same line as its first (no keyword holds a line break).
-        this.keywords.lastIndex = position;
-        nextHit = this.keywords.test(text) ? this.keywords.lastIndex - 1 : -1;
-      }
+      if (nextHit !== -1 && nextHit < position) nextHit = this.nextKeyword(text, position);
       if (nextReturn === -1 || nextReturn >= lineFeed) {
         this.count++;
         const flagged = (nextHit !== -1 && nextHit < lineFeed) || this.opens(bytes, position, lineFeed);
@@ -170,6 +189,33 @@ export class LineSplitter {
       nextReturn = text.indexOf('\r', position);
     }
     if (last) this.closeRun();
+  }
+
+  /**
+   * Where the next keyword at or after `position` stands, or -1: the nearest of the pattern's next
+   * hit and each anchored word's, each searched again only once the scan has passed it. A hit is
+   * any character of it, on the same line as the rest (no keyword holds a line break).
+   */
+  private nextKeyword(text: string, position: number): number {
+    if (this.patternHit !== -1 && this.patternHit < position) {
+      // `test` rather than `exec`: no match array per hit; the hit's last character stands for it.
+      this.keywords.lastIndex = position;
+      this.patternHit = this.keywords.test(text) ? this.keywords.lastIndex - 1 : -1;
+    }
+    let next = this.patternHit;
+    for (let index = 0; index < this.anchored.length; index++) {
+      let hit = this.anchoredHits[index]!;
+      if (hit !== -1 && hit < position) {
+        const { word, anchor, offset } = this.anchored[index]!;
+        // A word that starts at `position` or later has its anchor `offset` further on.
+        let at = text.indexOf(anchor, position + offset);
+        while (at !== -1 && !startsWith.call(text, word, at - offset)) at = text.indexOf(anchor, at + 1);
+        hit = at === -1 ? -1 : at - offset;
+        this.anchoredHits[index] = hit;
+      }
+      if (hit !== -1 && (next === -1 || hit < next)) next = hit;
+    }
+    return next;
   }
 
   /**

@@ -1,4 +1,4 @@
-import { KEYWORDS, opensWithMarker } from './keywords.js';
+import { ANCHORED_KEYWORDS, KEYWORDS, opensWithMarker } from './keywords.js';
 import { type LineHandler, LineSplitter } from './log-lines.js';
 
 /** A log as any reader of it takes it: text, bytes, or chunks of either, read once front to back. */
@@ -13,7 +13,11 @@ export type LogSource =
  * Returns the number of lines read.
  */
 export async function readLog(source: LogSource, handler: LineHandler): Promise<number> {
-  const splitter = new LineSplitter(handler, { keywords: KEYWORDS, opens: opensWithMarker });
+  const splitter = new LineSplitter(handler, {
+    keywords: KEYWORDS,
+    anchored: ANCHORED_KEYWORDS,
+    opens: opensWithMarker,
+  });
   if (typeof source === 'string' || source instanceof Uint8Array) {
     splitter.push(toBytes(source));
   } else if (Symbol.asyncIterator in source) {

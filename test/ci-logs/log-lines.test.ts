@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { excerptLog, formatExcerpt } from '../../src/ci-logs/index.js';
-import { LineSplitter, MAX_LINE_BYTES } from '../../src/ci-logs/log-lines.js';
+import { type LineFlags, LineSplitter, MAX_LINE_BYTES } from '../../src/ci-logs/log-lines.js';
 
 /** Every line the splitter delivers, with its number. */
 function split(chunks: Uint8Array[]): { lines: [number, string][]; total: number } {
@@ -37,6 +37,55 @@ describe('line numbers', () => {
     const text = 'ok\r\n● fail é\rredrawn\r\n\nlast ✕';
     const expected = split([Buffer.from(text)]);
     for (const chunks of everySplit(text)) expect(split(chunks)).toEqual(expected);
+  });
+});
+
+/** The numbers of the lines the splitter flags, the input fed in the given chunks. */
+function flagged(chunks: Uint8Array[], flags: LineFlags): number[] {
+  const numbers: number[] = [];
+  const splitter = new LineSplitter(
+    {
+      line: (_text, _start, _end, number, isFlagged) => {
+        if (isFlagged) numbers.push(number);
+      },
+    },
+    flags,
+  );
+  for (const chunk of chunks) splitter.push(chunk);
+  splitter.end();
+  return numbers;
+}
+
+describe('keywords', () => {
+  const never = () => false;
+  const text = [
+    'sh: 1: jest: not found',
+    'found nothing, not found',
+    'ot found',
+    'x ot foun',
+    'd',
+    'pkg/a_test.go:12: want 1',
+    'a_test.py and _test.go without the colon',
+    '_test.go:',
+    'ok found\rnot found\rdone',
+    'an error',
+    'nothing here',
+  ].join('\n');
+
+  it('flag the same lines searched by an anchor as in the one pattern, wherever the chunks end', () => {
+    const asPattern = flagged([Buffer.from(text)], { keywords: /error|ot found|_test\.go:/g, opens: never });
+    expect(asPattern).toEqual([1, 2, 3, 6, 8, 12]);
+    for (const chunks of everySplit(text)) {
+      const anchored = flagged(chunks, {
+        keywords: /error/g,
+        anchored: [
+          { word: 'ot found', anchor: 'found' },
+          { word: '_test.go:', anchor: '_test.' },
+        ],
+        opens: never,
+      });
+      expect(anchored).toEqual(asPattern);
+    }
   });
 });
 
