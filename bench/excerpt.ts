@@ -14,6 +14,7 @@ import {
   markdown,
   measureLog as measureDevLog,
 } from '../test/ci-logs/dev-set.js';
+import { measureShapes, type ShapeRate, shapesSection } from './excerpt-shapes.js';
 import { measureThroughput, type Throughput, throughputSection } from './excerpt-throughput.js';
 import { markdownTable, percentile } from './stats.js';
 
@@ -69,7 +70,8 @@ export async function benchExcerpt(): Promise<string> {
     logs.map((log) => join(DATASET, log, 'job.log')),
     BUDGET,
   );
-  return report(rows, dev, throughput);
+  const shapes = await measureShapes(BUDGET);
+  return report(rows, dev, throughput, shapes);
 }
 
 async function measureLog(log: string): Promise<Row> {
@@ -173,7 +175,7 @@ function spellings(name: string): string[] {
   return forms;
 }
 
-function report(rows: Row[], dev: Measured[], throughput: Throughput): string {
+function report(rows: Row[], dev: Measured[], throughput: Throughput, shapes: ShapeRate[]): string {
   const withNames = rows.filter((row) => row.located > 0);
   const sizes = (label: string, fraction: number) => [
     label,
@@ -255,6 +257,8 @@ function report(rows: Row[], dev: Measured[], throughput: Throughput): string {
     ),
     '',
     ...throughputSection(throughput),
+    '',
+    ...shapesSection(shapes),
     '',
     goals(rows, dev, throughput),
   ].join('\n');

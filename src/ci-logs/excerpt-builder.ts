@@ -45,6 +45,8 @@ export class ExcerptBuilder implements LineHandler {
   private readonly reading = new CloseReading();
   private attachedUntil = 0;
   private readonly goroutines = new GoTraceback();
+  /** The indexes of the steps that failed, in order (only `onError` fails a step). */
+  private readonly failedSteps: number[] = [];
 
   constructor(
     private readonly maxLines: number,
@@ -238,7 +240,7 @@ export class ExcerptBuilder implements LineHandler {
   private onError(marker: Extract<CiMarker, { kind: 'error' }>, text: string, number: number): void {
     let step = this.steps.length - 1;
     if (marker.job) {
-      const failed = this.steps.findLastIndex((record) => record.failed && record.phase === 'run');
+      const failed = this.lastFailedRun();
       if (failed !== -1 && (marker.exitCode === null || this.steps[failed]!.exitCode !== null)) {
         // The step that failed has said so; the verdict only repeats it.
         this.store.add({
@@ -256,7 +258,10 @@ export class ExcerptBuilder implements LineHandler {
     }
     if (marker.job) this.lastWords(number, step);
     const record = this.steps[step]!;
-    if (!record.failed && step !== this.steps.length - 1) this.store.reopen(step);
+    if (!record.failed) {
+      if (step !== this.steps.length - 1) this.store.reopen(step);
+      this.markedFailed(step);
+    }
     record.failed = true;
     this.listing.close();
     if (marker.silent) return;
@@ -271,6 +276,24 @@ export class ExcerptBuilder implements LineHandler {
       if (!marker.job) this.addFromRing(number - 1, 25, step, true);
     }
     this.surround(number);
+  }
+
+  /** The last step that failed while running, or -1. */
+  private lastFailedRun(): number {
+    // Newest first, among the steps that failed only: a job's verdict on every line of a long log
+    // would otherwise walk all its steps each time.
+    for (let index = this.failedSteps.length - 1; index >= 0; index--) {
+      const step = this.failedSteps[index]!;
+      if (this.steps[step]!.phase === 'run') return step;
+    }
+    return -1;
+  }
+
+  /** Step `step` failed: listed among the failed steps, in order. */
+  private markedFailed(step: number): void {
+    let at = this.failedSteps.length;
+    while (at > 0 && this.failedSteps[at - 1]! > step) at--;
+    this.failedSteps.splice(at, 0, step);
   }
 
   /** A step begins: what was being followed in the last one does not carry over. */
