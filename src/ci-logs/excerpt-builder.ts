@@ -45,8 +45,9 @@ export class ExcerptBuilder implements LineHandler {
   private readonly reading = new CloseReading();
   private attachedUntil = 0;
   private readonly goroutines = new GoTraceback();
-  /** The indexes of the steps that failed, in order (only `onError` fails a step). */
-  private readonly failedSteps: number[] = [];
+  /** The last closed step that failed while running, and the last that ran at all, or -1 (see lastFailedRun). */
+  private closedFailedRun = -1;
+  private closedRun = -1;
 
   constructor(
     private readonly maxLines: number,
@@ -253,16 +254,13 @@ export class ExcerptBuilder implements LineHandler {
         });
         return;
       }
-      if (failed !== -1) step = failed;
-      else while (step > 0 && this.steps[step]!.phase !== 'run') step--;
+      step = failed !== -1 ? failed : this.lastRunStep();
     }
     if (marker.job) this.lastWords(number, step);
     const record = this.steps[step]!;
-    if (!record.failed) {
-      if (step !== this.steps.length - 1) this.store.reopen(step);
-      this.markedFailed(step);
-    }
+    if (!record.failed && step !== this.steps.length - 1) this.store.reopen(step);
     record.failed = true;
+    this.countFailedRun(step);
     this.listing.close();
     if (marker.silent) return;
     if (marker.exitCode !== null) {
@@ -278,22 +276,29 @@ export class ExcerptBuilder implements LineHandler {
     this.surround(number);
   }
 
-  /** The last step that failed while running, or -1. */
+  /**
+   * The last step that failed while running, or -1: the open step, or the last such closed one.
+   * Only the open step's phase ever changes, and a failed step stays failed, so the closed ones are
+   * counted as they close or fail (a job's verdict on every line of a long log would otherwise walk
+   * all its steps each time).
+   */
   private lastFailedRun(): number {
-    // Newest first, among the steps that failed only: a job's verdict on every line of a long log
-    // would otherwise walk all its steps each time.
-    for (let index = this.failedSteps.length - 1; index >= 0; index--) {
-      const step = this.failedSteps[index]!;
-      if (this.steps[step]!.phase === 'run') return step;
-    }
-    return -1;
+    const open = this.steps.length - 1;
+    const current = this.steps[open]!;
+    return current.failed && current.phase === 'run' ? open : this.closedFailedRun;
   }
 
-  /** Step `step` failed: listed among the failed steps, in order. */
-  private markedFailed(step: number): void {
-    let at = this.failedSteps.length;
-    while (at > 0 && this.failedSteps[at - 1]! > step) at--;
-    this.failedSteps.splice(at, 0, step);
+  /** The last step that ran commands (the open step, or the last such closed one), or the first. */
+  private lastRunStep(): number {
+    const open = this.steps.length - 1;
+    return this.steps[open]!.phase === 'run' ? open : Math.max(0, this.closedRun);
+  }
+
+  /** Step `step` failed, or is closing: counted once closed, if it failed while running. */
+  private countFailedRun(step: number, closing = false): void {
+    const record = this.steps[step]!;
+    if ((closing || step < this.steps.length - 1) && record.failed && record.phase === 'run')
+      this.closedFailedRun = Math.max(this.closedFailedRun, step);
   }
 
   /** A step begins: what was being followed in the last one does not carry over. */
@@ -302,6 +307,8 @@ export class ExcerptBuilder implements LineHandler {
     this.attachedUntil = 0;
     this.contextUntil = 0;
     if (closed === null) return;
+    if (this.steps[closed]!.phase === 'run') this.closedRun = closed;
+    this.countFailedRun(closed, true);
     this.store.closeStep(closed, this.steps[closed]!.failed);
     this.ends.stepEnded(this.steps, closed, this.job.system);
   }
