@@ -8,22 +8,20 @@ import type { AnchoredWord } from './log-lines.js';
  * `Expected:` after a jest verdict, entries of a failure list) are read because
  * a line before them opened a follow window or a list.
  *
- * The word list is short on purpose. V8's regexp engine scans a handful of
- * literal alternatives at 600 MB/s and more, but slows to under 400 MB/s
- * beyond about eight, and not monotonically: adding or dropping one word has
- * halved the speed. Words drop their first letter (`rror` for `error` and
- * `Error`) because a case class or a leading character common in timestamps
- * (`:`, `-`, digits) also slows the scan. Measure with `npm run bench excerpt`
- * after any change.
+ * The word list is short on purpose. V8's regexp engine scans an alternation of
+ * literals in about the sum of the time each literal alone takes, and a literal
+ * that opens with a common character is slow: words drop their first letter
+ * (`rror` for `error` and `Error`), and the two whose opening stays common are
+ * searched apart, by a rarer part (ANCHORED_KEYWORDS). Measure with
+ * `npm run bench excerpt` after any change.
  */
 const WORDS = ['rror', 'ERR', 'Fail', 'fail', 'FAIL', 'xcept'];
 
 export const KEYWORDS = new RegExp(WORDS.join('|'), 'g');
 
 /**
- * Keywords whose first characters are common (`o`, a blank) or whose anchor is rarer than their
- * start: searched apart, by their rarest part (see AnchoredWord). In the pattern, these two cost a
- * third of its scan; apart, a fifth of that.
+ * Keywords whose opening characters are common (`ot `, `_te`): searched apart, by a rarer part of
+ * each (see AnchoredWord). In the pattern these two cost a third of its scan; apart, a fifth of that.
  */
 export const ANCHORED_KEYWORDS: readonly AnchoredWord[] = [
   { word: 'ot found', anchor: 'found' },

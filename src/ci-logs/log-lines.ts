@@ -12,9 +12,9 @@ const { charCodeAt, startsWith } = String.prototype;
  * Chunks are scanned as latin1, one character per byte: it costs a fraction
  * of UTF-8 decoding, and since no byte of a multi-byte UTF-8 sequence is a
  * `\n` or `\r`, every line is a whole UTF-8 string that the caller decodes
- * only when it keeps the line (see `decodeLine`). The same pass runs a cheap
- * keyword pattern over the whole chunk, and looks at how each line opens, so
- * an unflagged line costs an `indexOf`, a few character reads and a slice.
+ * only when it keeps the line (see `decodeLine`). The same pass searches for a
+ * few keywords over the whole chunk, and looks at how each line opens in its
+ * bytes, so an unflagged line costs an `indexOf` and a few byte reads.
  */
 export interface LineHandler {
   /**
