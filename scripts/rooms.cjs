@@ -55,7 +55,7 @@ const ROOMS = {
   config: ['environment', 'loop', 'sandbox', ...BASE],
   loop: ['ci-logs', 'environment', 'model', 'sandbox', 'workspace', ...BASE],
   environment: ['ci-logs', 'sandbox', ...BASE],
-  'ci-logs': [],
+  'ci-logs': ['util'],
   'ci-verdict': [],
   'code-host': [...BASE, 'ci-verdict', 'workspace'],
   sandbox: BASE,

@@ -1,3 +1,13 @@
+import {
+  ANY_BUT_LINE_BREAK,
+  ANY_BUT_SLASH,
+  type CharacterTest,
+  exactly,
+  type WildcardMatcher,
+  type WildcardPart,
+  wildcardMatcher,
+} from '../util/wildcard.js';
+
 /**
  * GitHub Actions' filter patterns for `branches`, `branches-ignore` (and
  * tags, paths), as its workflow syntax documents them ("Filter pattern cheat
@@ -7,7 +17,7 @@
  * patterns before it. Written as a regular expression, matched whole.
  */
 export function matchesFilterPattern(pattern: string, name: string): boolean {
-  return patternRegex(pattern)?.test(name) === true;
+  return filterMatcher(pattern)?.test(name) === true;
 }
 
 /**
@@ -29,35 +39,60 @@ export function ignoredBy(patterns: readonly string[], name: string): boolean {
   return patterns.some((pattern) => matchesFilterPattern(pattern, name));
 }
 
-function patternRegex(pattern: string): RegExp | null {
-  let source = '';
+/**
+ * The pattern as wildcard parts, matched in linear time (the workflow is the repository's text: as a
+ * regular expression, a few `**` or `+` backtracked for ever on a name that does not fit), or null
+ * when GitHub refuses it or it could not be written as a regular expression (`a?+`, `*+`).
+ */
+function filterMatcher(pattern: string): WildcardMatcher | null {
+  const parts: WildcardPart[] = [];
+  /** How the last part is repeated: a `?` after a repeat only makes it lazy, and nothing may follow that. */
+  let last: 'single' | 'repeated' | 'lazy' | null = null;
   for (let index = 0; index < pattern.length; index++) {
     const char = pattern[index]!;
     if (char === '*') {
       const double = pattern[index + 1] === '*';
       // `**/` also matches no folder at all: `**/README.md` matches `README.md`.
       const folders = double && pattern[index + 2] === '/';
-      source += folders ? '(.+/)?' : double ? '.*' : '[^/]*';
+      parts.push(
+        folders ? { folders: true } : { accepts: double ? ANY_BUT_LINE_BREAK : ANY_BUT_SLASH, repeat: 'any' },
+      );
+      last = 'repeated';
       index += folders ? 2 : double ? 1 : 0;
     } else if ((char === '?' || char === '+') && index > 0) {
-      source += char;
+      const previous = parts.at(-1);
+      if (last === 'single' && previous && !('folders' in previous)) {
+        parts[parts.length - 1] = { accepts: previous.accepts, repeat: char === '?' ? 'optional' : 'some' };
+        last = 'repeated';
+      } else if (last === 'repeated' && char === '?') last = 'lazy';
+      else return null;
     } else if (char === '[') {
       const end = pattern.indexOf(']', index + 1);
       // An unclosed or empty bracket makes the whole pattern invalid: GitHub refuses such a workflow.
       if (end <= index + 1) return null;
       const inside = pattern.slice(index + 1, end);
       if (!/^[A-Za-z0-9-]+$/.test(inside)) return null;
-      source += `[${inside}]`;
+      const listed = characterClass(inside);
+      if (listed === null) return null;
+      parts.push({ accepts: listed, repeat: 'once' });
+      last = 'single';
       index = end;
-    } else if (char === '\\') {
-      source += literal(pattern[++index] ?? '\\');
     } else {
-      source += literal(char);
+      // `\` makes the next character literal; a lone one at the end stands for itself.
+      const literal = char === '\\' ? (pattern[++index] ?? '\\') : char;
+      parts.push({ accepts: exactly(literal.charCodeAt(0)), repeat: 'once' });
+      last = 'single';
     }
   }
-  return new RegExp(`^${source}$`);
+  return wildcardMatcher(parts);
 }
 
-function literal(char: string): string {
-  return char.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+/** `a-z0-9` as a test of one character, or null when a range runs backwards. */
+function characterClass(inside: string): CharacterTest | null {
+  try {
+    const listed = new RegExp(`[${inside}]`);
+    return (code) => listed.test(String.fromCharCode(code));
+  } catch {
+    return null;
+  }
 }

@@ -35,25 +35,53 @@ export function matchJob(workflow: Workflow, apiName: string): MatchedJob | null
 
 /** `Test py${{ matrix.python }} on ${{ matrix.os }}` against `Test py3.11 on ubuntu`. */
 function matchTemplate(template: string, name: string): Record<string, string> | null {
+  // The template's literal parts; each expression's value lies between two of them.
+  const literals: string[] = [];
   const keys: (string | null)[] = [];
-  let pattern = '';
   let last = 0;
   for (const match of template.matchAll(EXPRESSION)) {
-    pattern += escapePattern(template.slice(last, match.index));
-    const key = MATRIX_REFERENCE.exec(match[1] ?? '')?.[1] ?? null;
-    keys.push(key);
-    pattern += '(.*?)';
+    literals.push(template.slice(last, match.index));
+    keys.push(MATRIX_REFERENCE.exec(match[1] ?? '')?.[1] ?? null);
     last = (match.index ?? 0) + match[0].length;
   }
-  pattern += escapePattern(template.slice(last));
-  const found = new RegExp(`^${pattern}$`).exec(name);
-  if (!found) return null;
+  literals.push(template.slice(last));
+  const values = between(name, literals);
+  if (values === null) return null;
   const matrix: Record<string, string> = {};
   keys.forEach((key, index) => {
-    if (key !== null) matrix[key] = found[index + 1] ?? '';
+    if (key !== null) matrix[key] = values[index] ?? '';
   });
   return matrix;
 }
+
+/**
+ * The values that, put between `literals`, spell `text` (the first literal opens it, the last ends
+ * it), each as short as it can be. Found left to right, a substring search per literal: taking each
+ * literal where it first stands never loses a match, since the value after it can take up the rest.
+ * A template is the repository's own text: as a pattern of lazy groups, a name that does not fit
+ * made it backtrack in time exponential in the number of expressions (ten took half a second).
+ * A name with a line break fits nothing (job names have none).
+ */
+function between(text: string, literals: string[]): string[] | null {
+  const first = literals[0] ?? '';
+  const final = literals.at(-1) ?? '';
+  if (literals.length === 1) return text === first ? [] : null;
+  const end = text.length - final.length;
+  if (LINE_BREAK.test(text) || end < first.length || !text.startsWith(first) || !text.endsWith(final))
+    return null;
+  const values: string[] = [];
+  let position = first.length;
+  for (const literal of literals.slice(1, -1)) {
+    const at = text.indexOf(literal, position);
+    if (at === -1 || at + literal.length > end) return null;
+    values.push(text.slice(position, at));
+    position = at + literal.length;
+  }
+  values.push(text.slice(position, end));
+  return values;
+}
+
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
 
 function assignValues(job: WorkflowJob, values: string[]): Record<string, string> {
   const axes = job.matrix?.axes ?? {};
@@ -90,10 +118,6 @@ function withIncludes(job: WorkflowJob, matrix: Record<string, string>): Record<
     for (const [key, value] of Object.entries(entry)) if (!(key in result)) result[key] = scalar(value);
   }
   return result;
-}
-
-function escapePattern(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** The expression scopes a workflow's values are filled from; the rest (github, steps, needs…) stay as written. */

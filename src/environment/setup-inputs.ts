@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import type { SetupCommand } from '../sandbox/environment.js';
-import { globToRegExp } from '../util/glob.js';
+import { globMatcher } from '../util/glob.js';
 import { isManifest } from './manifest-names.js';
 
 /** A checkout this large is keyed on what it names only; walking on would cost more than setup saves. */
@@ -156,9 +156,9 @@ function packageJsonNames(content: string): string[] {
 /** hashFiles' globs: `**` across folders (none as well), `*` within one, relative to the root. */
 function hashFilesPattern(glob: string): (path: string) => boolean {
   const trimmed = glob.replace(/^\.\//, '');
-  const regexp = globToRegExp(trimmed);
-  const atRoot = trimmed.startsWith('**/') ? globToRegExp(trimmed.slice(3)) : regexp;
-  return (path) => regexp.test(path) || atRoot.test(path);
+  const matcher = globMatcher(trimmed);
+  const atRoot = trimmed.startsWith('**/') ? globMatcher(trimmed.slice(3)) : matcher;
+  return (path) => matcher.test(path) || atRoot.test(path);
 }
 
 function normalFolder(folder: string): string {

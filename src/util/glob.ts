@@ -1,22 +1,34 @@
-/** `*` matches within a path segment, `**` across segments; everything else is literal. */
-export function globToRegExp(glob: string): RegExp {
-  let source = '';
+import {
+  ANY_BUT_LINE_BREAK,
+  ANY_BUT_SLASH,
+  exactly,
+  type WildcardMatcher,
+  type WildcardPart,
+  wildcardMatcher,
+} from './wildcard.js';
+
+/**
+ * `*` matches within a path segment, `**` across segments (not across a line break), `?` one
+ * character of a segment; everything else is literal. Matched whole, in linear time (see wildcard.ts).
+ */
+export function globMatcher(glob: string): WildcardMatcher {
+  const parts: WildcardPart[] = [];
   for (let index = 0; index < glob.length; index++) {
     const char = glob[index]!;
     if (char === '*' && glob[index + 1] === '*') {
-      source += '.*';
+      parts.push({ accepts: ANY_BUT_LINE_BREAK, repeat: 'any' });
       index++;
     } else if (char === '*') {
-      source += '[^/]*';
+      parts.push({ accepts: ANY_BUT_SLASH, repeat: 'any' });
     } else if (char === '?') {
-      source += '[^/]';
+      parts.push({ accepts: ANY_BUT_SLASH, repeat: 'once' });
     } else {
-      source += char.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+      parts.push({ accepts: exactly(glob.charCodeAt(index)), repeat: 'once' });
     }
   }
-  return new RegExp(`^${source}$`);
+  return wildcardMatcher(parts);
 }
 
 export function matchesAny(value: string, globs: readonly string[]): boolean {
-  return globs.some((glob) => globToRegExp(glob).test(value));
+  return globs.some((glob) => globMatcher(glob).test(value));
 }
