@@ -61,8 +61,15 @@ function formsOf(value: string): string[] {
 
 function splitTolerant(form: string): string {
   if (form.length > MAX_SPLIT_LENGTH) return escapeRegExp(form);
-  return [...form].map(escapeRegExp).join(BREAK);
+  // The value's own blanks are left to the breaks between its other characters (any run of up to 16
+  // blanks, its own among them). A blank beside a break made the pattern ambiguous: a repository's
+  // secret of a few spaces and a word backtracked for seconds over a run of spaces in the output.
+  const characters = [...form].filter((character) => !BLANK.test(character));
+  if (characters.length < MIN_SECRET_LENGTH) return escapeRegExp(form);
+  return characters.map(escapeRegExp).join(BREAK);
 }
+
+const BLANK = /\s/;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');

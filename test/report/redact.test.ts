@@ -169,6 +169,19 @@ describe('Redactor on megabyte inputs', () => {
     expect(redactor.redact(repeat('token bearer\tsk-*abc')).length).toBeGreaterThan(0);
   });
 
+  it('completes on 1 MB of blanks with secrets that are mostly blanks (their blanks made the split-tolerant pattern ambiguous)', () => {
+    const secrets = [
+      `${' '.repeat(12)}hunter22`,
+      `a b c d e f g h${'\t'.repeat(9)}`,
+      `${'\n'.repeat(20)}password`,
+    ];
+    const redactor = new Redactor(secrets);
+    const result = redactor.redact(`${repeat(' \t\n')}hunter22 and a  b c d e f g h`);
+    expect(result).not.toContain('hunter22');
+    expect(result).not.toContain('g h');
+    expect(result.endsWith(REDACTED)).toBe(true);
+  });
+
   it('finds a token at the end of 1 MB of output', () => {
     const secret = token('gh' + 's_');
     const result = redact(`${repeat('building...\n')}${secret}\n`);
