@@ -1,4 +1,5 @@
 import type { LineShape } from './line-shape.js';
+import { isBlank } from './line-text.js';
 import { latin1 } from './log-lines.js';
 
 // Called as `charCodeAt.call(text, i)`: see "String methods" in docs/ci-logs.md for why.
@@ -74,8 +75,7 @@ const STATUS_ONLY = /^(?:FAILED|FAILURE|FAIL|ERROR|Caused an ERROR)$/;
  * `[ 42%] VERDICT path::test` (xdist's `-n` with `-v`, after the `[gw0]` tag) and the short test
  * summary's `VERDICT path::test - message` (`SKIPPED [1] path.py:12: reason` for skips).
  */
-const PYTEST_VERDICT_LAST =
-  /^\S+?(?:::|\.py\b).*? (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)(?: \(.*\))?(?:\s+\[\s*\d{1,3}%\])?$/;
+const PYTEST_VERDICTS = ['PASSED', 'FAILED', 'ERROR', 'SKIPPED', 'XFAIL', 'XPASS'] as const;
 /** xdist's `-v` names each test as a worker starts it, alone on a line with a space after it. */
 const PYTEST_STARTED = /^[\w./\\-]+\.py::.* $/;
 const PYTEST_VERDICT_FIRST =
@@ -288,12 +288,79 @@ function pytestVerdict(core: string, first: number): LineClass | undefined {
     const progress = last === 93 /* ] */ && charCodeAt.call(core, end - 1) === 37; /* % */
     // Most lines ending with `)` are stack frames: a test id's `::` is searched first.
     const ends = ENDS_PYTEST_VERDICT[last] === 1 && (last !== 41 /* ) */ || core.includes('::'));
-    if (progress || ends) verdict = PYTEST_VERDICT_LAST.exec(core)?.[1];
+    if (progress || ends) verdict = pytestVerdictLast(core);
     else if (last === 32 && PYTEST_STARTED.test(core)) return NOISE;
     if (verdict === undefined) return undefined;
   }
   if (verdict === 'FAILED' || verdict === 'ERROR') return TEST;
   return verdict === 'XPASS' ? FLAGGED : NOISE;
+}
+
+/**
+ * The verdict of `path::test VERDICT (reason) [ 42%]` (reason and progress column optional): the
+ * first ` VERDICT` after the test's id that the rest of the line allows, as the pattern
+ * `^\S+?(?:::|\.py\b).*? (VERDICT)(?: \(.*\))?(?:\s+\[\s*\d{1,3}%\])?$` takes it. Read by hand: that
+ * pattern backtracked over every `::` and ` (` of a long line, 80 s on one line of 20 KB.
+ */
+export function pytestVerdictLast(core: string): string | undefined {
+  const end = beforeProgress(core);
+  const start = afterTestId(core);
+  if (start === -1) return undefined;
+  for (
+    let blank = core.indexOf(' ', start);
+    blank !== -1 && blank < end;
+    blank = core.indexOf(' ', blank + 1)
+  ) {
+    for (const verdict of PYTEST_VERDICTS) {
+      if (!startsWith.call(core, verdict, blank + 1)) continue;
+      const after = blank + 1 + verdict.length;
+      // Nothing after the verdict, or ` (reason)` up to the end.
+      if (after === end) return verdict;
+      const reason =
+        after + 2 < end &&
+        charCodeAt.call(core, after) === 32 &&
+        charCodeAt.call(core, after + 1) === 40 /* ( */ &&
+        charCodeAt.call(core, end - 1) === 41; /* ) */
+      if (reason) return verdict;
+    }
+  }
+  return undefined;
+}
+
+/** Where the line ends before a progress column (`  [ 42%]`), or its length without one. */
+function beforeProgress(core: string): number {
+  let index = core.length - 1;
+  if (charCodeAt.call(core, index) !== 93 /* ] */ || charCodeAt.call(core, index - 1) !== 37 /* % */)
+    return core.length;
+  index -= 2;
+  const digitsEnd = index;
+  while (index >= 0 && isDigitCode(charCodeAt.call(core, index))) index--;
+  if (digitsEnd - index < 1 || digitsEnd - index > 3) return core.length;
+  while (index >= 0 && isBlank(charCodeAt.call(core, index))) index--;
+  if (charCodeAt.call(core, index) !== 91 /* [ */ || !isBlank(charCodeAt.call(core, index - 1)))
+    return core.length;
+  index--;
+  while (index > 0 && isBlank(charCodeAt.call(core, index - 1))) index--;
+  return index;
+}
+
+/** Where the test's id (a word holding `::` or `.py`, taken at its first) ends, or -1. */
+function afterTestId(core: string): number {
+  for (let index = 1; index < core.length && !isBlank(charCodeAt.call(core, index - 1)); index++) {
+    if (startsWith.call(core, '::', index)) return index + 2;
+    if (startsWith.call(core, '.py', index) && !isWordCode(charCodeAt.call(core, index + 3)))
+      return index + 3;
+  }
+  return -1;
+}
+
+function isDigitCode(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
+/** A pattern's `\w`: letters, digits and `_` (NaN past the end is none). */
+function isWordCode(code: number): boolean {
+  return isDigitCode(code) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
 }
 
 /** `[ 42%]`, or the first two letters of PASSED, SKIPPED, XFAIL, XPASS (VERDICT_FIRST reads FAILED and ERROR). */

@@ -91,7 +91,9 @@ export function frameOrigin(core: string): FrameOrigin | null {
 }
 
 // `4 |     let x: i32 = "a";`, `  |  ^^^ expected i32`, `> 12 |   expect(…)`: a quoted source line with a gutter.
-const CODE_FRAME = /^(?:>\s*)?\d*\s*\|/;
+// Each run of blanks has one place in the pattern: two in a row (`>\s*\d*\s*`) made it split a long run
+// every way it could before failing, in time the square of the run.
+const CODE_FRAME = /^(?:>\s*(?:\d+\s*)?|\d*\s*)\|/;
 const POINTER = /\^|^>/;
 
 /**

@@ -123,6 +123,15 @@ function digitsAt(bytes: Uint8Array, start: number, count: number): boolean {
   return true;
 }
 
+/** What a pattern's `\s` takes, by code: a table for latin1 (all a line holds here), the pattern above it. */
+const BLANKS = Uint8Array.from({ length: 256 }, (_unused, code) =>
+  /\s/.test(String.fromCharCode(code)) ? 1 : 0,
+);
+
+export function isBlank(code: number): boolean {
+  return code < 256 ? BLANKS[code] === 1 : /\s/.test(String.fromCharCode(code));
+}
+
 function isDigit(code: number): boolean {
   return code >= 48 && code <= 57;
 }

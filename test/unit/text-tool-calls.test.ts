@@ -37,6 +37,60 @@ describe('tool calls written as text', () => {
   });
 });
 
+/** The former patterns, for comparison on answers where they stay fast. */
+function formerly(content: string, offered: string[]): ReturnType<typeof toolCallsFromText> {
+  const stripFence = (text: string) =>
+    (/^\s*```(?:json)?\s*\n([\s\S]*?)```\s*$/.exec(text)?.[1] ?? text).trim();
+  const blocks = [...content.matchAll(/<tool_call>\s*([\s\S]*?)\s*<\/tool_call>/g)];
+  const candidates = blocks.length > 0 ? blocks.map((match) => match[1] ?? '') : [stripFence(content)];
+  const toolCalls = [];
+  for (const candidate of candidates) {
+    let value: { name?: unknown; arguments?: unknown };
+    try {
+      value = JSON.parse(candidate);
+    } catch {
+      return { toolCalls: [], content };
+    }
+    if (
+      typeof value !== 'object' ||
+      value === null ||
+      typeof value.name !== 'string' ||
+      !offered.includes(value.name)
+    )
+      return { toolCalls: [], content };
+    const args = value.arguments ?? {};
+    toolCalls.push({
+      id: `x_${toolCalls.length}`,
+      name: value.name,
+      arguments: typeof args === 'string' ? args : JSON.stringify(args),
+    });
+  }
+  const rest = blocks.length > 0 ? content.replace(/<tool_call>[\s\S]*?<\/tool_call>/g, '').trim() : '';
+  return { toolCalls, content: rest === '' ? null : rest };
+}
+
+describe('tool calls written as text, found without backtracking patterns', () => {
+  it('reads every answer built from a few telling pieces as the former patterns did', () => {
+    const pieces = ['<tool_call>', '</tool_call>', ' ', '\n', '```', 'json', '{"name":"run"}', 'x'];
+    let answers = [''];
+    const all: string[] = [];
+    for (let size = 1; size <= 5; size++) {
+      answers = answers.flatMap((answer) => pieces.map((piece) => answer + piece));
+      for (const answer of answers) all.push(answer);
+    }
+    for (const answer of all)
+      expect(toolCallsFromText(answer, ['run'], 'x'), JSON.stringify(answer)).toEqual(
+        formerly(answer, ['run']),
+      );
+  });
+
+  it('answers at once on a long unclosed block or fence of blanks (the former patterns took minutes)', () => {
+    expect(toolCallsFromText(`<tool_call>${'\t'.repeat(64_000)}`, ['run'], 'x').toolCalls).toEqual([]);
+    expect(toolCallsFromText(`\`\`\`\n${'\n'.repeat(64_000)}`, ['run'], 'x').toolCalls).toEqual([]);
+    expect(toolCallsFromText('<tool_call>'.repeat(6000), ['run'], 'x').toolCalls).toEqual([]);
+  });
+});
+
 describe('context window split', () => {
   it('keeps a quarter of a small window for the answer and fits prompt + answer inside it', () => {
     expect(outputAllowance(4096, 4096)).toBe(1024);
